@@ -6,6 +6,7 @@
  * without a line break, the break a hunk brings ends that line and is no empty line of its own,
  * and a change of the final line break alone is said in words. Pure string work.
  */
+import { withoutNames, withoutText, type VaultSight } from '../errors';
 import { crLines, lfLines, sidesAsLines } from '../diff/hunk-lines';
 import { buildHunks } from '../diff/hunks';
 import type { ActivityEntry, ReverseHunk } from './types';
@@ -91,12 +92,44 @@ function capped(lines: DiffLine[], maxLines: number): DiffLine[] {
   return [...lines.slice(0, maxLines), { kind: 'more', text: `… ${lines.length - maxLines} more lines` }];
 }
 
-/** {@link diffPreview} as unified-diff-like text (`@@ Line n`, `-`, `+` prefixes), for terminals and agents. */
-export function diffText(entry: ActivityEntry, maxLines: number): string {
+/**
+ * {@link diffPreview} as unified-diff-like text (`@@ Line n`, `-`, `+` prefixes), for terminals and
+ * agents; with `sight` (an agent key's, ToolError.messageFor's rule, docs/security.md#keys) without
+ * what that key may not be shown ({@link withheldFrom}).
+ */
+export function diffText(entry: ActivityEntry, maxLines: number, sight?: VaultSight): string {
   const prefix = { head: '@@ ', removed: '-', inserted: '+', message: '', context: '  ', more: '' } as const;
-  return diffPreview(entry, maxLines)
-    .map((l) => `${prefix[l.kind]}${l.text}`)
-    .join('\n');
+  const lines = sight === undefined ? diffPreview(entry, maxLines) : capped(withheldFrom(entry, sight), maxLines);
+  return lines.map((l) => `${prefix[l.kind]}${l.text}`).join('\n');
+}
+
+/**
+ * The whole preview of `entry` (uncapped) as a key that may see `sight` of the vault is shown it:
+ * without `text`, each hunk's removed and inserted lines (the note's text around the key's change,
+ * a deleted note's text) become one line counting them; without `names`, a move's notes whose links
+ * it rewrote become one line counting them. Hunk heads (line numbers) and worded changes stay.
+ */
+function withheldFrom(entry: ActivityEntry, sight: VaultSight): DiffLine[] {
+  const linkers = entry.kind === 'move' ? (entry.linkers ?? []) : [];
+  if (!sight.names && linkers.length) {
+    const count = `Links to it updated in ${linkers.length} note${linkers.length === 1 ? '' : 's'}`;
+    return [...diffPreview({ ...entry, linkers: [] }, Infinity), { kind: 'message', text: withoutNames(count).message }];
+  }
+  const lines = diffPreview(entry, Infinity);
+  if (sight.text) return lines;
+  const out: DiffLine[] = [];
+  for (let i = 0; i < lines.length;) {
+    if (lines[i].kind !== 'removed' && lines[i].kind !== 'inserted') {
+      out.push(lines[i++]);
+      continue;
+    }
+    let removed = 0;
+    let inserted = 0;
+    for (; i < lines.length && (lines[i].kind === 'removed' || lines[i].kind === 'inserted'); i++)
+      lines[i].kind === 'removed' ? removed++ : inserted++;
+    out.push({ kind: 'message', text: withoutText(`${removed} line${removed === 1 ? '' : 's'} removed, ${inserted} added`).message });
+  }
+  return out;
 }
 
 /** Line breaks in `text` before offset `end`. */

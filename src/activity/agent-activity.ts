@@ -3,7 +3,9 @@
  * activity): its own entries and the user's reverts of them, newest first. An entry whose note
  * the key may not see now (private, quarantined, out of its roots, or a hidden note at that
  * path) shows no path, hash or text, only that it is hidden; a move's list of notes whose links
- * it rewrote leaves out those the key may not see now.
+ * it rewrote leaves out those the key may not see now. The diff follows the key's tool set as its
+ * refusals do (AccessScope.sight, docs/security.md#keys): note text only to a key that reads notes,
+ * the linking notes only to one that lists them; the others are told how many lines or notes.
  */
 import type { AccessScope } from '../vault/access/access';
 import type { NoteStore } from '../vault/note-store';
@@ -56,7 +58,11 @@ function agentEntry(log: ActivityLog, notes: NoteStore, e: ActivityEntry, scope:
     ...(e.hunks ? { hunks: e.hunks } : {}),
     hash_before: e.hash_before,
     hash_after: e.hash_after,
-    diff: diffText(e.linkers ? { ...e, linkers: e.linkers.filter((p) => visibleTo(notes, p, false, scope)) } : e, AGENT_DIFF_LINES),
+    diff: diffText(
+      e.linkers ? { ...e, linkers: e.linkers.filter((p) => visibleTo(notes, p, false, scope)) } : e,
+      AGENT_DIFF_LINES,
+      scope.sight ?? { names: true, text: true },
+    ),
   };
 }
 

@@ -67,7 +67,7 @@ export async function acceptHunk(view: EditorView, hunk: ReviewHunk): Promise<bo
 
 /**
  * Rejects one hunk: takes it off the display at once, then calls
- * `controller.rejected(hunk, text)`; the document is not changed. Stale hunks can be rejected.
+ * `controller.rejected([hunk], text)`; the document is not changed. Stale hunks can be rejected.
  * @returns false when the hunk is no longer displayed; true once the controller has recorded it
  * @throws the controller's error, after refreshing the review from the controller
  */
@@ -78,7 +78,7 @@ export async function rejectHunk(view: EditorView, hunk: ReviewHunk): Promise<bo
   if (!current) return false;
   view.dispatch({ effects: setReviewHunks.of(hunks.filter((h) => h !== current)) });
   try {
-    await controller.rejected(current, view.state.doc.toString());
+    await controller.rejected([current], view.state.doc.toString());
   } catch (err) {
     refreshReviewHunks(view);
     throw err;
@@ -120,9 +120,10 @@ export async function acceptAll(view: EditorView): Promise<AcceptAllResult> {
 
 /**
  * Rejects every displayed hunk of the note (stale ones included): clears the display, then
- * tells the controller of each, last-first. The document is not changed.
+ * tells the controller of them all at once (one decision: one write of the proposals file, not
+ * one per hunk). The document is not changed.
  * @returns how many hunks were rejected
- * @throws the first controller error, after refreshing the review
+ * @throws the controller's error (none was recorded), after refreshing the review
  */
 export async function rejectAll(view: EditorView): Promise<number> {
   const controller = controllerOf(view);
@@ -131,7 +132,7 @@ export async function rejectAll(view: EditorView): Promise<number> {
   view.dispatch({ effects: setReviewHunks.of([]) });
   const text = view.state.doc.toString();
   try {
-    for (let i = hunks.length - 1; i >= 0; i--) await controller.rejected(hunks[i], text);
+    await controller.rejected(hunks, text);
   } catch (err) {
     refreshReviewHunks(view);
     throw err;

@@ -18,8 +18,8 @@ export interface ReviewController {
    * awaits review again. Optional: without it an undone accept stays recorded as accepted.
    */
   reopened?(hunk: ReviewHunk, text: string): void | Promise<void>;
-  /** The user rejected `hunk` (the doc is unchanged). */
-  rejected(hunk: ReviewHunk, text: string): void | Promise<void>;
+  /** The user rejected `hunks` (one ✗, or Reject all: recorded together, all or none; the doc, `text`, is unchanged). */
+  rejected(hunks: readonly ReviewHunk[], text: string): void | Promise<void>;
   /** Subscribes to proposal changes (new, decided, stale) on any note; returns an unsubscribe. */
   onChange(listener: () => void): () => void;
 }

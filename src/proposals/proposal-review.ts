@@ -8,8 +8,10 @@ import type { WriteRequest } from '../vault/writes/write-types';
 import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
 import { applyHunks } from '../diff/hunks';
 import { goneReason, isOpen, staleRefusal, type ProposalStore } from './proposal-store';
+import { undecidedHunks } from './proposal-hunks';
+import { VaultSide } from './vault-side';
 import { liveStaleReason } from './proposal-summary';
-import type { PlacedHunk } from '../diff/types';
+import type { Hunk, PlacedHunk } from '../diff/types';
 import type { Proposal, ReviewHunk } from './types';
 
 /** What an accept did: the proposal after it, and how many hunks went in / stayed stale. */
@@ -209,25 +211,62 @@ export class ProposalReview {
     return this.store.whileAccepting(id, () => this.acceptEntry(p));
   }
 
-  /** Accepts a create / move / delete / folder proposal (see {@link accept}). */
+  /**
+   * Accepts a create / move / delete / folder proposal (see {@link accept}): checked again
+   * (NoteWriter.prepare), then decided and saved before the vault is changed, and taken back when
+   * the change fails (ProposalStore.settle's `apply`), so the file and the vault agree.
+   */
   private async acceptEntry(p: Proposal): Promise<AcceptOutcome> {
     const id = p.id;
+    const vaultSide = new VaultSide();
     try {
       if (p.kind === 'create' && p.tool === WIDGET_WRITE_TOOL) {
-        await this.notes.widgets.acceptStaged(p.path, p.proposed_text ?? '', this.scopeOf(p));
-        return { proposal: await this.store.settle(id, 'accepted'), applied: 1, stale: 0 };
+        // Read before the decision, which drops the proposal's texts.
+        const { path, proposed_text: html } = p;
+        const proposal = await this.store.settle(
+          id,
+          'accepted',
+          undefined,
+          vaultSide.of(async () => {
+            await this.notes.widgets.acceptStaged(path, html ?? '', this.scopeOf(p));
+          }),
+        );
+        return { proposal, applied: 1, stale: 0 };
       }
-      const prepared = await this.notes.writes.prepare(entryRequest(p), this.scopeOf(p));
-      if (prepared.kind === 'delete' && prepared.baseHash !== p.base_hash) throw new BaseChangedError(p.path);
-      await this.notes.writes.applyPrepared(prepared, this.scopeOf(p));
+      const prepared = await vaultSide.of(() => this.notes.writes.prepare(entryRequest(p), this.scopeOf(p)))();
+      if (prepared.kind === 'delete' && prepared.baseHash !== p.base_hash) throw vaultSide.refused(new BaseChangedError(p.path));
+      const proposal = await this.store.settle(
+        id,
+        'accepted',
+        undefined,
+        vaultSide.of(async () => {
+          await this.notes.writes.applyPrepared(prepared, this.scopeOf(p));
+        }),
+      );
+      return { proposal, applied: 1, stale: 0 };
     } catch (err) {
-      if (!(err instanceof ToolError)) throw err;
+      if (!vaultSide.threw(err) || !(err instanceof ToolError)) throw err;
       // A staged widget is checked only when accepted (liveState cannot judge it again): its refusal is kept.
       if (p.tool === WIDGET_WRITE_TOOL)
         return { proposal: await this.store.settle(id, 'stale', staleReason(err, p, this.keySight(p.key_id))), applied: 0, stale: 1 };
       return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), 1);
     }
-    return { proposal: await this.store.settle(id, 'accepted'), applied: 1, stale: 0 };
+  }
+
+  /**
+   * Rejects undecided hunks of text proposals together (the editor's Reject all: every hunk it
+   * shows), recorded in one decision, one write of the proposals file (ProposalStore.rejectHunks):
+   * all are recorded or none. The vault is not touched.
+   * @throws Error as {@link reject} for any of them (then none is recorded).
+   */
+  async rejectHunks(hunks: ReadonlyArray<{ proposalId: string; index: number }>): Promise<Proposal[]> {
+    await this.store.ensureWriter();
+    const byProposal = new Map<string, number[]>();
+    for (const h of hunks) {
+      this.assertUndecided(this.openProposal(h.proposalId), h.index);
+      byProposal.set(h.proposalId, [...(byProposal.get(h.proposalId) ?? []), h.index]);
+    }
+    return this.store.rejectHunks(byProposal);
   }
 
   /**
@@ -246,14 +285,17 @@ export class ProposalReview {
   /**
    * Applies the undecided, non-stale hunks (or just `hunkIndex`) of a text proposal on the
    * note's current text (its open editor's, when there is one) through the apply primitive
-   * (NoteWriter.writeExactText, which applies them in the editor when the note is open) with
-   * the hash of the text they were placed on, placing again when the note changed in between.
-   * A proposal without hunks (staged before writes that change nothing stopped being staged,
-   * write-gate.ts) has nothing to apply: accepting it closes it as accepted, applied 0.
+   * (NoteWriter.writeExactText, which applies them in the editor when the note is open). The
+   * verdict is saved first and the note written then ({@link writeHunks}, which places the hunks
+   * again on the note as it is by then), the verdict taken back when that fails
+   * (ProposalStore.decideHunks' `apply`); when a hunk chosen no longer applies by then, the choice
+   * is made again. A proposal without hunks (staged before writes that change nothing stopped being
+   * staged, write-gate.ts) has nothing to apply: accepting it closes it as accepted, applied 0.
    */
   private async acceptText(p: Proposal, hunkIndex: number | undefined): Promise<AcceptOutcome> {
     if (hunkIndex !== undefined) this.assertUndecided(p, hunkIndex);
-    if (this.store.hunksOf(p).length === 0) return { proposal: await this.store.settle(p.id, 'accepted'), applied: 0, stale: 0 };
+    const hunks = this.store.hunksOf(p);
+    if (hunks.length === 0) return { proposal: await this.store.settle(p.id, 'accepted'), applied: 0, stale: 0 };
     const scope = this.scopeOf(p);
     for (let attempt = 0; attempt < ACCEPT_ATTEMPTS; attempt++) {
       let current: string;
@@ -264,32 +306,61 @@ export class ProposalReview {
         return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), 1);
       }
       const placed = this.store.placedHunks(p, current).filter((h) => hunkIndex === undefined || h.index === hunkIndex);
-      const ready = placed.filter((h) => !h.stale);
-      if (ready.length === 0) return { proposal: p, applied: 0, stale: placed.length };
-      const accepting = this.scopeOf(
-        p,
-        ready.map((h) => h.index),
-      );
-      const kind = p.kind === 'properties' ? 'properties' : 'edit';
+      const indexes = placed.filter((h) => !h.stale).map((h) => h.index);
+      if (indexes.length === 0) return { proposal: p, applied: 0, stale: placed.length };
+      // The proposal as placed, for placing again once the verdict (which drops its texts when it resolves it) is saved.
+      const staged: Proposal = { ...p, decisions: { ...p.decisions } };
+      const vaultSide = new VaultSide();
       try {
-        const text = applyHunks(current, ready);
-        await this.notes.writes.writeExactText(
-          { tool: p.tool, kind, path: p.path, baseHash: hashText(current), text, acceptedHunks: ready.map(toChange) },
-          accepting,
+        const proposal = await this.store.decideHunks(
+          p.id,
+          indexes,
+          'accepted',
+          vaultSide.of(() => this.writeHunks(staged, hunks, indexes, this.scopeOf(p, indexes))),
         );
+        return { proposal, applied: indexes.length, stale: placed.length - indexes.length };
       } catch (err) {
+        if (!vaultSide.threw(err)) throw err;
         if (err instanceof BaseChangedError) continue;
         if (!(err instanceof ToolError)) throw err;
         return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), placed.length);
       }
-      const proposal = await this.store.decideHunks(
-        p.id,
-        ready.map((h) => h.index),
-        'accepted',
-      );
-      return { proposal, applied: ready.length, stale: placed.length - ready.length };
     }
     throw new Error(`The note '${p.path}' kept changing while proposal '${p.id}' was accepted; nothing was applied, try again.`);
+  }
+
+  /**
+   * Writes the hunks `indexes` of `staged` (a text proposal as it was before their verdict; `hunks`
+   * its hunks) into the note as it is now, placed again on it (the note may have changed while
+   * the verdict was saved: the user typing), through the apply primitive with the hash of the text
+   * they were placed on; again when the note changed between reading and writing.
+   * @throws BaseChangedError when one of them no longer applies, or the note kept changing; what
+   *   NoteWriter.currentText and writeExactText throw (refusals as ToolErrors).
+   */
+  private async writeHunks(staged: Proposal, hunks: readonly Hunk[], indexes: readonly number[], scope: AccessScope): Promise<void> {
+    const kind = staged.kind === 'properties' ? 'properties' : 'edit';
+    for (let attempt = 0; attempt < ACCEPT_ATTEMPTS; attempt++) {
+      const current = await this.notes.writes.currentText(staged.path, scope);
+      const ready = undecidedHunks(staged, hunks, current).filter((h) => indexes.includes(h.index) && !h.stale);
+      if (ready.length !== indexes.length) throw new BaseChangedError(staged.path);
+      try {
+        await this.notes.writes.writeExactText(
+          {
+            tool: staged.tool,
+            kind,
+            path: staged.path,
+            baseHash: hashText(current),
+            text: applyHunks(current, ready),
+            acceptedHunks: ready.map(toChange),
+          },
+          scope,
+        );
+        return;
+      } catch (err) {
+        if (!(err instanceof BaseChangedError)) throw err;
+      }
+    }
+    throw new BaseChangedError(staged.path);
   }
 
   /**
@@ -332,9 +403,11 @@ export class ProposalReview {
     this.assertUndecided(p, hunk.index);
     const before = textAfter.slice(0, hunk.from) + hunk.removed + textAfter.slice(hunk.from + hunk.inserted.length);
     this.notes.writes.checkExactText(p.path, before, textAfter, this.scopeOf(p));
-    // Saved at once, judged on the disk right before: not by Obsidian's own save 2 s later, which nothing judges.
-    await this.notes.writes.saveAcceptedInEditor(p.path, this.scopeOf(p));
-    const decided = await this.store.decideHunks(p.id, [hunk.index], 'accepted');
+    // Decided and saved first; the editor then saved at once, judged on the disk right before (not by Obsidian's own save 2 s
+    // later, which nothing judges), the decision taken back when that save fails (ProposalStore.decide).
+    const decided = await this.store.decideHunks(p.id, [hunk.index], 'accepted', () =>
+      this.notes.writes.saveAcceptedInEditor(p.path, this.scopeOf(p)),
+    );
     this.notes.applied.report(
       { kind: p.kind === 'properties' ? 'properties' : 'edit', tool: p.tool, path: p.path, before, after: textAfter },
       this.scopeOf(p, [hunk.index]),

@@ -43,9 +43,9 @@ export class FakeReviewController implements ReviewController {
   reopened(hunk: ReviewHunk, text: string): void {
     this.reopens.push({ hunk, text });
   }
-  rejected(hunk: ReviewHunk, text: string): void {
-    this.decide(hunk);
-    this.rejects.push({ hunk, text });
+  rejected(hunks: readonly ReviewHunk[], text: string): void {
+    for (const hunk of hunks) this.decide(hunk);
+    for (const hunk of hunks) this.rejects.push({ hunk, text });
   }
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);

@@ -320,13 +320,13 @@ describe('accept all, reject all, navigation', () => {
     expect((view.dom.querySelector('.vault-mcp-review-accept-all') as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('reject all leaves the document and tells the controller of every hunk', async () => {
+  it('reject all leaves the document and tells the controller of every hunk at once, in document order', async () => {
     const view = mount();
     await settle();
     (view.dom.querySelector('.vault-mcp-review-reject-all') as HTMLButtonElement).click();
     await settle();
     expect(view.state.doc.toString()).toBe(DOC);
-    expect(controller.rejects.map((r) => `${r.hunk.proposalId}#${r.hunk.index}`)).toEqual(['p1#1', 'p2#0', 'p1#0']);
+    expect(controller.rejects.map((r) => `${r.hunk.proposalId}#${r.hunk.index}`)).toEqual(['p1#0', 'p2#0', 'p1#1']);
     expect(hunks(view)).toEqual([]);
     expect(await rejectAll(view)).toBe(0);
   });

@@ -8,7 +8,7 @@ import type { ProposalStore } from '../../proposals/proposal-store';
  * The editor's {@link ReviewController} over the proposal store and review: hunks come from
  * ProposalReview.reviewHunks, ✓ records through acceptedInEditor (which re-checks access and
  * protected properties; a refusal is shown as a Notice and the editor reverts), Ctrl+Z of an
- * accept reopens the hunk (reopenedInEditor), ✗ records a rejection. Every store change refreshes the open editors.
+ * accept reopens the hunk (reopenedInEditor), ✗ and Reject all record their rejections in one decision (rejectHunks). Every store change refreshes the open editors.
  */
 export function proposalReviewController(proposals: ProposalStore, review: ProposalReview): ReviewController {
   const noticeAndRethrow = (err: unknown): never => {
@@ -23,8 +23,8 @@ export function proposalReviewController(proposals: ProposalStore, review: Propo
     reopened: async (hunk) => {
       await review.reopenedInEditor(hunk).catch(noticeAndRethrow);
     },
-    rejected: async (hunk) => {
-      await review.reject(hunk.proposalId, hunk.index).catch(noticeAndRethrow);
+    rejected: async (hunks) => {
+      await review.rejectHunks(hunks).catch(noticeAndRethrow);
     },
     onChange: (listener) => proposals.onChange(listener),
   };

@@ -23,7 +23,12 @@ import type { WriteResult } from './write-types';
  * @param file a note `scope` may write (writableNote), UTF-8 checked by the caller.
  * @param inPlace throws when the entry at the note's path is no longer the file the write was
  *   checked on (NotePolicy.isWhereJudgedNow); nothing is appended then.
- * @returns `result`, `{status: 'applied', path, hash, size_before, size_after, lines}`: `hash`
+ * @param editorShows whether an editor shows the note now: asked right before the append, with no
+ *   await between the two, as the apply primitive decides its route (NoteWriter.writeExactText). An
+ *   editor opened since the caller chose this route holds the older text as its base, and its save
+ *   would write that text (and the user's typing) over the appended lines: then nothing is appended.
+ * @returns null when an editor shows the note by then (nothing appended: the caller writes through
+ *   the editor instead); else `result`, `{status: 'applied', path, hash, size_before, size_after, lines}`: `hash`
  *   and `size_after` are of the note as read right after the append (another program's lines
  *   included), `lines` where the appended text landed in it; and the agent's own change as
  *   `before` (the note's text the append was decided on) and `after` (`before` + the appended
@@ -39,7 +44,8 @@ export async function appendInPlace(
   ensureNewline: boolean,
   scope: AccessScope,
   inPlace: () => void,
-): Promise<{ result: WriteResult; before: string; after: string }> {
+  editorShows: () => boolean,
+): Promise<{ result: WriteResult; before: string; after: string } | null> {
   assertAppendable(content, file.path);
   inPlace();
   const read = await app.vault.read(file);
@@ -49,6 +55,7 @@ export async function appendInPlace(
   const insert = editAsCrNote(before, (view) => ({ text: view + appendedText(view, content, ensureNewline) })).text.slice(before.length);
   guardFrontmatter(before, before + insert, file.path);
   inPlace();
+  if (editorShows()) return null;
   await app.vault.append(file, insert);
   const after = await app.vault.read(file);
   const found = after.lastIndexOf(insert);

@@ -109,7 +109,9 @@ export class EntryWriter {
    * into itself. A target naming the source itself (a note or a folder) with a differently cased
    * name renames it in place, as Obsidian's rename does (the parent folders keep their spelling). The note is read only to check a given
    * `expectedHash` (applying checks it again). Every note whose links the move would update
-   * must be one this key may write, and UTF-8 text (both checked again when applying).
+   * must be one this key may write, and UTF-8 text (both checked again when applying). An
+   * `expectedHash` is compared with the note's text as the user sees it ({@link shownText}: its
+   * open editor's, unsaved typing included), as every write tool compares it.
    * The note and every note whose links the move would rewrite are judged on the disk first
    * (write-checks.ts placeCheck), before anything is read through their paths.
    * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source;
@@ -132,7 +134,7 @@ export class EntryWriter {
     } else if (isNote) {
       // Judged on the disk before anything is read through the path.
       placeCheck(this.notes.policy, source)();
-      if (expectedHash !== undefined) assertExpectedHash(await this.notes.readRaw(source), expectedHash, source.path);
+      if (expectedHash !== undefined) assertExpectedHash(await this.shownText(source), expectedHash, source.path);
     }
     this.assertLinkersWritable(source, scope);
     for (const check of this.linkerChecks(source)) check();
@@ -194,7 +196,7 @@ export class EntryWriter {
     placeCheck(this.notes.policy, file)();
     // Read again from disk (the vault's text was not the disk's): a file with other names may be a hard link swapped in.
     if (fresh) assertNoNewNames(this.notes.policy, file.path);
-    const baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.readRaw(file));
+    const baseText = await this.shownText(file, fresh);
     assertExpectedHash(baseText, expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);
     return { kind: 'delete', tool, path: file.path, expectedHash, baseText, baseHash: hashText(baseText) };
@@ -252,6 +254,9 @@ export class EntryWriter {
    * Moves `entry` with `fileManager.renameFile` (Obsidian updates links), after fresh checks: the
    * note and each note linking in are judged on the disk (write-checks.ts placeCheck) before they
    * are read and right before the rename; the answer's hash and size are of the moved file only.
+   * A note open in an editor is judged (`expectedHash`, access rules) on the editor's text, its
+   * unsaved typing is saved first ({@link saveTypingFirst}), and the editor must still show that
+   * text right before the rename (else BaseChangedError: nothing moves).
    * Notes on `p` (`linkersRewritten`) the notes linking into it whose text the link updates
    * changed, at their paths after the move, so the activity log can list them.
    */
@@ -264,9 +269,11 @@ export class EntryWriter {
     let before: string | null = null;
     if (entry instanceof TFile) {
       inPlace();
-      before = await this.app.vault.read(entry);
+      before = this.editors?.textOf(entry.path) ?? (await this.app.vault.read(entry));
       assertExpectedHash(before, p.expectedHash, p.path);
       assertWritableText(before, scope, p.path);
+      // The note moves as the user sees it: unsaved typing is saved first (judged), so its new place holds it at once.
+      await this.saveTypingFirst(entry, before);
     }
     if (entry instanceof TFolder) this.assertFolderMovable(entry, scope);
     this.assertLinkersWritable(entry, scope);
@@ -287,6 +294,8 @@ export class EntryWriter {
     // The source and the linkers, last: nothing is renamed or rewritten through a link swapped in (Obsidian rewrites the linkers right after).
     inPlace();
     for (const check of linkersInPlace) check();
+    // The user may have typed since the save: a note showing other text than the one judged is not moved (no await before the rename).
+    if (before !== null && (this.editors?.textOf(entry.path) ?? before) !== before) throw new BaseChangedError(p.path);
     try {
       await this.app.fileManager.renameFile(entry, p.to);
     } catch (err) {
@@ -358,8 +367,8 @@ export class EntryWriter {
   }
 
   /**
-   * Before a note open in an editor goes to the trash: the editor must still show `baseText` (the
-   * text the delete was judged on), and when the file does not hold it yet (the user's typing,
+   * Before a note open in an editor goes to the trash or is moved: the editor must still show `baseText` (the
+   * text the write was judged on), and when the file does not hold it yet (the user's typing,
    * unsaved: Obsidian saves 2 s after an edit) the editor is saved first, judged on the disk right
    * before (EditorsForDelete.saveJudged), so the trash and the activity log hold the user's text,
    * never the older one on disk. Nothing happens for a note no editor shows.
@@ -370,6 +379,15 @@ export class EntryWriter {
     if (shown === null || this.editors === null) return;
     if (shown !== baseText) throw new BaseChangedError(file.path);
     if ((await this.app.vault.read(file)) !== shown) await this.editors.saveJudged(file);
+  }
+
+  /**
+   * The note's text as the user sees it, which `expected_hash` is compared with by every write
+   * tool: its open editor's document (unsaved typing included), else Obsidian's cached text, or
+   * the disk's with `fresh`.
+   */
+  private async shownText(file: TFile, fresh = false): Promise<string> {
+    return this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.readRaw(file));
   }
 
   /**

@@ -114,7 +114,9 @@ export class NoteWriter {
    * Force mode: prepares `request` and writes it, preparing again (so the edit runs on the
    * newer text, with every check redone) when the note changed between reading and writing.
    * append_note without expected_hash on a note no editor shows is an append-mode write
-   * instead (append-write.ts), so another program appending at the same time loses nothing.
+   * instead (append-write.ts), so another program appending at the same time loses nothing;
+   * whether an editor shows the note is asked again right before the append, and an editor
+   * opened by then takes the append as an editor change (the user's unsaved typing its base).
    * With `hold`, a write that would create, change, move or delete a path the rule names
    * ({@link pathsChangedBy}) is prepared and checked but not applied: it comes back held, for
    * the caller to stage (write-gate.ts).
@@ -127,16 +129,17 @@ export class NoteWriter {
     if (request.kind === 'create' || request.kind === 'folder' || request.kind === 'move')
       return this.applyWithRetries(request, scope, hold);
     const file = writableNote(this.notes, request.path, scope);
-    if (
-      request.kind === 'append' &&
-      request.expectedHash === undefined &&
-      this.editors?.textOf(file.path) == null &&
-      !(hold !== null && this.withRealPath(file.path).some(hold))
-    ) {
-      const checkedAt = file.path;
-      return this.queue.run(file, () => this.appendToFile(file, checkedAt, request.content, request.ensureNewline, scope));
-    }
-    return this.queue.run(file, () => this.applyWithRetries(request, scope, hold));
+    const checkedAt = file.path;
+    const appendMode =
+      request.kind === 'append' && request.expectedHash === undefined && !(hold !== null && this.withRealPath(file.path).some(hold));
+    return this.queue.run(file, async () => {
+      // Decided again right before the append (appendInPlace): an editor opened meanwhile takes the append as an editor change.
+      if (appendMode && this.editors?.textOf(file.path) == null) {
+        const appended = await this.appendToFile(file, checkedAt, request.content, request.ensureNewline, scope);
+        if (appended !== null) return appended;
+      }
+      return this.applyWithRetries(request, scope, hold);
+    });
   }
 
   /**
@@ -197,8 +200,16 @@ export class NoteWriter {
    * `checkedAt` is the path the note was resolved and checked at before the queue: a note renamed
    * or moved since (into a quarantined folder, out of the key's roots) is refused as moved, naming
    * only that path, and is checked again under the lock at that path.
+   * @returns null when an editor shows the note by the time of the append (appendInPlace): nothing
+   *   was appended, and the caller writes through the editor.
    */
-  private appendToFile(file: TFile, checkedAt: string, content: string, ensureNewline: boolean, scope: AccessScope): Promise<WriteResult> {
+  private appendToFile(
+    file: TFile,
+    checkedAt: string,
+    content: string,
+    ensureNewline: boolean,
+    scope: AccessScope,
+  ): Promise<WriteResult | null> {
     return this.lock.run(file, () =>
       withFileSystemRefusals(`'${checkedAt}'`, async () => {
         if (file.path !== checkedAt) throw movedError(checkedAt);
@@ -207,7 +218,17 @@ export class NoteWriter {
         const inPlace = this.placeCheck(checked);
         inPlace();
         await assertUtf8Note(this.app.vault, checked);
-        const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope, inPlace);
+        const appended = await appendInPlace(
+          this.app,
+          file,
+          content,
+          ensureNewline,
+          scope,
+          inPlace,
+          () => this.editors?.textOf(file.path) != null,
+        );
+        if (appended === null) return null;
+        const { result, before, after } = appended;
         const identity = await this.identityOnDisk(file.path);
         this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after, ...identity }, scope);
         return result;
@@ -283,7 +304,10 @@ export class NoteWriter {
    * frontmatter key changes. Accepted proposals, reverts and force mode all apply through this. When the note
    * is open in an editor, the same checks run on the editor's text and the change is one
    * editor transaction (the editor saves it), so the user's unsaved typing is never lost:
-   * `write.acceptedHunks` as they are (an accept), else one minimal change (an agent write).
+   * `write.acceptedHunks` as they are (an accept), else one minimal change (an agent write). An
+   * editor that opens while `vault.process` reads the file makes the write a BaseChangedError (its
+   * callers read the note again, now from the editor), since that editor's save would write its
+   * older text over the change.
    * @returns `{status: 'applied', path, hash, size_before, size_after, lines?}`; when `write.text`
    *   is the note's text already, nothing is written or logged: `{status: 'unchanged', path, hash,
    *   message}` (write-types.ts unchangedWrite).
@@ -320,6 +344,8 @@ export class NoteWriter {
         await this.app.vault.process(file, (current) => {
           // The last instant before the vault writes (nothing else runs in the callback): a link swapped in since is not written through.
           inPlace();
+          // An editor opened since the route was chosen holds this text as its base: its save would write it (and the typing) over the change.
+          if (this.editors?.textOf(file.path) != null) throw new BaseChangedError(file.path);
           if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
           // Another program may have changed the file since the vault read it: compare with the bytes on disk now.
           const onDisk = diskTextNow(this.app.vault, file);
