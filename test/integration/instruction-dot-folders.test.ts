@@ -140,9 +140,8 @@ describe('files the dot-folder memory files import are held for review even for 
       return read(path);
     });
     const lists = jest.spyOn(adapter, 'list');
-    const started = Date.now();
+    // A walk caught in the `..` loop would never answer: the test's timeout is the bound.
     await held('create_note', { path: 'conventions', content: 'x' });
-    expect(Date.now() - started).toBeLessThan(10_000);
     const rulesRead = reads.mock.calls.filter(([path]) => path.startsWith('.claude/rules/')).length;
     expect(rulesRead).toBeGreaterThan(MAX_RULE_FILES / 2);
     expect(rulesRead).toBeLessThanOrEqual(MAX_RULE_FILES);

@@ -135,12 +135,11 @@ describe('recordEntryChange and readEntryTimes', () => {
 });
 
 describe('mergeAccessLists on long lists', () => {
-  it('merges long lists in linear time: 30,000 entries on each side in well under a second or two (each entry looked up in a Set, not a list)', () => {
-    const list = Array.from({ length: 30_000 }, (_, i) => `Folder ${i}`);
-    const started = performance.now();
+  // Correctness at length only: speed is measured, never asserted as a wall-clock limit in a unit test (the
+  // merge looks each entry up in a Set; the list-scanning version took about 8 s for 30,000 entries a side).
+  it('keeps every entry of two long lists listed in opposite orders, in the order this device listed them', () => {
+    const list = Array.from({ length: 5_000 }, (_, i) => `Folder ${i}`);
     const merged = mergeAccessLists(side(list), side([...list].reverse()));
-    // A quadratic merge took about 8 s here; a linear one about 0.3 s.
-    expect(performance.now() - started).toBeLessThan(2500);
     expect(merged.quarantine).toEqual(list);
     expect(merged.keptMine).toBe(false);
     expect(merged.changed).toBe(false);
