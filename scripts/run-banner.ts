@@ -48,7 +48,8 @@ function rootsWord(label: string, roots: readonly string[], run: RunDetails): st
  * With writes off, a line says how to turn them on (agents can only read until then, and a
  * write call is refused); with writes on, the review hint is printed only for a propose key (a
  * force key writes at once, so there is nothing to review). The activity hint always (accepted
- * proposals are logged too).
+ * proposals are logged too). A control character, bidi control or line feed in a label, folder or path
+ * is written out (`\x1b`, `\n`: diff/visible-text.ts visibleText), so the terminal shows it and does not act on it.
  * @param options the parsed run options. @param url the MCP endpoint. @param token the run key's bearer token.
  * @param vault the folder served. @param run the settings and tokens of the run.
  * @returns the lines, without newlines.
@@ -88,7 +89,8 @@ export function startupLines(options: RunOptions, url: string, token: string, va
   else if (options.mode === 'propose') lines.push(`Review proposals here (propose mode). ${REVIEW_COMMANDS_HELP}`);
   lines.push(ACTIVITY_COMMANDS_HELP);
   lines.push('Press Ctrl-C to stop.');
-  return lines;
+  // Labels, folders and paths come from the settings and the disk: a control character or line feed in one is shown, not acted on.
+  return lines.map((line) => visibleText(line).replace(/\n/g, '\\n'));
 }
 
 /**

@@ -19,7 +19,11 @@ async function bundle(entry) {
     target: 'node20',
     outfile,
     logLevel: 'warning',
-    alias: { obsidian: path.join(root, 'test', 'host', 'index.ts') },
+    alias: {
+      obsidian: path.join(root, 'test', 'host', 'index.ts'),
+      // jsonc-parser's `main` is a UMD build that requires its parts at run time, which a bundle cannot resolve: its ES build.
+      'jsonc-parser': path.join(root, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js'),
+    },
     external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
   });
   return outfile;

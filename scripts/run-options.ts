@@ -48,7 +48,7 @@ export const USAGE = `Usage: npm start -- [options]
   --vault DIR            serve this folder in place (default: a temporary copy of the demo vault);
                          the whole disk and your home folder are refused unless they hold a .obsidian folder
   --port N               port on 127.0.0.1 (default the settings' server.port, 27200; 0 = any free port)
-  --token T              bearer token, at least 16 characters (default: a new random one, printed once)
+  --token T              bearer token, at least 16 printable ASCII characters (default: a new random one, printed once)
   --mode propose|force   write mode of the run's key (default propose)
   --allow-writes         turn on "Allow writes" and every write tool
   --roots a,b            confine the run's key to these folders, relative to the vault (existing, not quarantined)
@@ -112,7 +112,11 @@ export function parseRunOptions(argv: string[], cwd = process.cwd()): RunOptions
       }
       case '--token': {
         const token = value();
-        if (token.length < 16 || /\s/.test(token)) throw new Error('--token: use at least 16 characters and no spaces.');
+        // An HTTP header carries printable ASCII only: curl and the SDK clients cannot send any other token (RFC 9110 §5.5, RFC 6750 §2.1).
+        if (token.length < 16 || !/^[\x21-\x7e]+$/.test(token))
+          throw new Error(
+            '--token: use at least 16 printable ASCII characters (letters, digits, punctuation), no spaces or accented letters.',
+          );
         options.token = token;
         break;
       }

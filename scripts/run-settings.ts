@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
+import { visit } from 'jsonc-parser';
 import { parseHttpUrl } from '../src/ai/providers/base-url';
 import { classifyBaseUrl } from '../src/ai/providers/classify';
 import { resolveEmbeddingConfig } from '../src/ai/embeddings/embedding-gates';
@@ -106,6 +107,12 @@ export async function readSettingsFile(path: string, shown: string): Promise<Vau
   } catch (error) {
     throw new RunInputError(`${shown} is not JSON (${jsonProblem(error as Error, text)}); fix the file so it parses, or pass another one.`);
   }
+  // JSON.parse keeps the last of two equal keys: a second "access" would drop the first one's quarantine unseen.
+  const twice = repeatedKey(text.replace(/^\uFEFF/, ''));
+  if (twice)
+    throw new RunInputError(
+      `${shown}: ${twice.path} is given twice (line ${twice.line}, column ${twice.column}); a JSON reader keeps only the last, so merge them into one.`,
+    );
   const verdict = checkSettingsData(data, { toolNames: ALL_TOOLS.map((tool) => tool.name) });
   if (!verdict.ok)
     throw new RunInputError(
@@ -122,6 +129,33 @@ export async function readSettingsFile(path: string, shown: string): Promise<Vau
       `${shown}: keys[${idClash}].id "${BOOT_KEY_ID}" is the id of the run's own key; give that key another id, or leave the id out.`,
     );
   return verdict.settings;
+}
+
+/**
+ * The first key given twice in one object of a JSON text (RFC 8259 §4: names "SHOULD be unique", and
+ * readers differ on which one they keep), found with jsonc-parser's `visit`.
+ * @param text JSON that JSON.parse accepts.
+ * @returns its path as the settings checks name keys (`access`, `keys[0].label`) and the 1-based line
+ *   and column of the second one, or null when every object's keys differ.
+ */
+export function repeatedKey(text: string): { path: string; line: number; column: number } | null {
+  const seen: Array<Set<string>> = [];
+  let found: { path: string; line: number; column: number } | null = null;
+  visit(text, {
+    onObjectBegin: () => void seen.push(new Set()),
+    onObjectEnd: () => void seen.pop(),
+    onObjectProperty: (name, _offset, _length, line, column, pathSupplier) => {
+      const keys = seen[seen.length - 1]!;
+      if (found === null && keys.has(name)) found = { path: keyPath([...pathSupplier(), name]), line: line + 1, column: column + 1 };
+      keys.add(name);
+    },
+  });
+  return found;
+}
+
+/** A JSON path as the settings checks write it: `keys[0].label`. */
+function keyPath(path: ReadonlyArray<string | number>): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
 }
 
 /** Characters V8 quotes on each side of an unexpected token in JSON.parse's message. */

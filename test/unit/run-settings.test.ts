@@ -117,6 +117,23 @@ describe('npm start --settings FILE', () => {
     );
   });
 
+  it('refuses a key given twice in one object, naming it and where (JSON.parse kept the last: a second "access" dropped the quarantine)', async () => {
+    const twiceAccess = await write('twice.json', '{"access":{"quarantine":["Journal"]},\n "access":{"trustedSymlinks":[]}}');
+    expect(await refusal(['--settings', twiceAccess])).toBe(
+      `${twiceAccess}: access is given twice (line 2, column 2); a JSON reader keeps only the last, so merge them into one.`,
+    );
+    const twicePort = await write('port.json', '{"server":{"port":27910,"port":27911}}');
+    expect(await refusal(['--settings', twicePort])).toMatch(/: server\.port is given twice \(line 1, column 25\)/);
+    const inKey = await write(
+      'key.json',
+      JSON.stringify({ keys: [{ id: 'a', label: 'A' }] }).replace('"label":"A"', '"label":"A","label":"B"'),
+    );
+    expect(await refusal(['--settings', inKey])).toMatch(/: keys\[0\]\.label is given twice/);
+    // The same name in different objects, or as a value, is no repeat.
+    const fine = await write('fine.json', { access: { quarantine: ['access'] }, skills: { folder: 'access' }, widgets: { folder: 'W' } });
+    await expect(readRunSettings(parseRunOptions(['--settings', fine]), vault)).resolves.toBeDefined();
+  });
+
   it('reads a file that starts with a byte order mark', async () => {
     const file = await write('bom.json', `\uFEFF${JSON.stringify({ skills: { folder: 'S' } })}`);
     expect((await readRunSettings(parseRunOptions(['--settings', file]), vault)).settings.skills.folder).toBe('S');

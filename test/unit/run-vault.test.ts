@@ -382,6 +382,36 @@ describe('npm start: startup lines', () => {
       'Quarantined: Journal, Journ (no such folder yet), " Sp ", "Later " (no such folder yet) (besides the config folder, dot-folders and _private)',
     );
   });
+  it('writes out control characters and line feeds of labels and folders instead of printing them to the terminal', () => {
+    const settings = defaultSettings();
+    settings.keys = [
+      {
+        id: 'k1',
+        label: '\u001b[2J\u001b[31mred\rKey',
+        mode: 'propose',
+        scope: 'local',
+        roots: [],
+        created_at: '2026-12-06T00:00:00Z',
+        last_used_at: null,
+      },
+      {
+        id: 'k2',
+        label: 'two\nlines\u202e',
+        mode: 'propose',
+        scope: 'local',
+        roots: [],
+        created_at: '2026-12-06T00:00:00Z',
+        last_used_at: null,
+      },
+    ];
+    const run: RunDetails = { ...plain, settings, quarantine: [{ folder: 'Jour\u001bnal', exists: true }] };
+    const lines = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, run);
+    expect(lines.some((line) => line.startsWith('Key "\\x1b[2J\\x1b[31mred\\rKey": mode propose'))).toBe(true);
+    expect(lines.some((line) => line.startsWith('Key "two\\nlines<U+202E>": mode propose'))).toBe(true);
+    expect(lines).toContain('Quarantined: Jour\\x1bnal (besides the config folder, dot-folders and _private)');
+    // eslint-disable-next-line no-control-regex -- no line may hold a character the terminal acts on
+    expect(lines.filter((line) => /[\u0000-\u0008\u000a-\u001f\u007f\u202e]/.test(line))).toEqual([]);
+  });
   it('marks a root where the key may read no note, for the run key and a settings key alike', () => {
     const settings = defaultSettings();
     settings.keys = [
