@@ -55,4 +55,16 @@ describe('a case-only rename onto a spelling another file on disk already has', 
     expect(await fsp.readFile(nodePath.join(env.vault, 'dir', 'b.md'), 'utf8')).toBe('synced b\n');
     expect(await fsp.readFile(nodePath.join(env.vault, 'Dir', 'a.md'), 'utf8')).toBe('a\n');
   });
+
+  test('beside a case twin the vault lists: moving into the twin is a move to a taken path or into another folder, not into itself', async () => {
+    // Case twins `CaseT/` and `caset/` (a Linux disk tells them apart), both listed by the vault (newcomer break-it s33).
+    env = await boot({ 'CaseT/x.md': 'UPPER\n', 'caset/x.md': 'lower\n' });
+    expect(await callError(env.client, 'move_note', { path: 'CaseT', to: 'caset' })).toMatch(/^Cannot move to that path: it is taken/);
+    const intoTwin = await call(env.client, 'move_note', { path: 'CaseT', to: 'caset/sub' });
+    expect(intoTwin).toMatchObject({ status: 'applied', path: 'caset/sub' });
+    expect(await fsp.readFile(nodePath.join(env.vault, 'caset', 'sub', 'x.md'), 'utf8')).toBe('UPPER\n');
+    expect(await fsp.readFile(nodePath.join(env.vault, 'caset', 'x.md'), 'utf8')).toBe('lower\n');
+    // The folder itself, spelt otherwise, is still no place to move it into.
+    expect(await callError(env.client, 'move_note', { path: 'caset', to: 'CASET/inner' })).toMatch(/into itself/);
+  });
 });

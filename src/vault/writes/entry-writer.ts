@@ -148,7 +148,7 @@ export class EntryWriter {
     let to = this.notes.policy.normalizePath(rawTo, scope);
     if (isNote) to = this.notes.policy.checkedPath(withMarkdownExtension(to), scope);
     const renamesInPlace = this.notes.policy.entryAt(to) === source;
-    if (!isNote && !renamesInPlace && isPathInside(to, source.path, true)) {
+    if (!isNote && !renamesInPlace && this.landsInside(to, source)) {
       throw new ToolError('invalid_argument', `Cannot move folder '${source.path}' into itself; choose a target outside it.`);
     }
     if (renamesInPlace) {
@@ -165,6 +165,19 @@ export class EntryWriter {
       this.assertFree(to, 'move to');
     }
     return { kind: 'move', tool, path: source.path, to, folder: !isNote, expectedHash };
+  }
+
+  /**
+   * Whether a move target `to` lies in the folder being moved: spelt inside it, or inside a spelling
+   * that differs only in case and names that folder (a disk that folds case). A case twin beside it
+   * (`caset/` next to `CaseT/` on a disk that tells them apart) is another folder, and `caset/sub` is
+   * no place inside `CaseT/`; a spelling that matches several twins names none of them.
+   */
+  private landsInside(to: string, folder: TAbstractFile): boolean {
+    if (isPathInside(to, folder.path)) return true;
+    if (!isPathInside(to, folder.path, true)) return false;
+    const head = to.split('/').slice(0, folder.path.split('/').length).join('/');
+    return this.notes.policy.entryAt(head) === folder;
   }
 
   /**
