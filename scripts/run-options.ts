@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { endsInV1, normalizeBaseUrl, parseHttpUrl } from '../src/ai/providers/base-url';
@@ -315,6 +316,32 @@ export function parseEmbedUrl(text: string): string {
 }
 
 /**
+ * Where the absolute path `target` lies relative to the vault folder `vaultDir`, either as spelt or
+ * with symbolic links resolved on either side (a vault given through a link, a root given as the real
+ * path the tools also accept): the first spelling that lies inside, else the plain relative path
+ * (starting with `..` when outside).
+ */
+function vaultRelative(target: string, vaultDir: string): string {
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  const spellings = [
+    nodePath.relative(vaultDir, target),
+    nodePath.relative(real(vaultDir), real(target)),
+    nodePath.relative(real(vaultDir), target),
+  ];
+  return (
+    spellings.find((rel) => rel !== '' && !rel.startsWith('..') && !nodePath.isAbsolute(rel)) ??
+    spellings.find((rel) => rel === '') ??
+    spellings[0]!
+  );
+}
+
+/**
  * The folders of `--roots a,b`, vault-relative as a key's `roots` are in the settings
  * (docs/architecture.md#keys), each checked by the one roots rule (src/settings/key-roots.ts):
  * trimmed, a backslash read as `/`, empty and `.` segments dropped (`Projects/` is `Projects`),
@@ -342,7 +369,7 @@ export function parseRootsFlag(text: string, vaultDir?: string): { roots: string
     const entry = listed.trimmed;
     const shown = shownValue(entry);
     const onDisk = diskPathOf(entry);
-    const inside = vaultDir === undefined || !nodePath.isAbsolute(onDisk) ? null : nodePath.relative(vaultDir, nodePath.resolve(onDisk));
+    const inside = vaultDir === undefined || !nodePath.isAbsolute(onDisk) ? null : vaultRelative(nodePath.resolve(onDisk), vaultDir);
     const verdict = checkKeyRoot(entry);
     if (inside === '' || (!verdict.ok && verdict.fault === 'vault')) {
       problems.push(`--roots ${shown}: that is the whole vault; leave --roots out to let the key see all of it.`);

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -172,6 +173,24 @@ describe('npm start options', () => {
     // The file:// URI of a folder in the vault (as an MCP client names roots) gets the same answer.
     const uri = pathToFileURL(nodePath.join(vault, 'Projects', 'Alpha')).href;
     expect(() => parseRoots(uri, vault)).toThrow(`--roots ${uri}: roots are folders relative to the vault; use --roots Projects/Alpha.`);
+  });
+
+  it('gives the vault-relative spelling for a root spelt through the real path when --vault is a symbolic link, and the other way round', () => {
+    const base = mkdtempSync(nodePath.join(os.tmpdir(), 'vault-mcp-roots-link-'));
+    try {
+      const real = nodePath.join(base, 'real vault');
+      mkdirSync(nodePath.join(real, 'sub'), { recursive: true });
+      const link = nodePath.join(base, 'link');
+      symlinkSync(real, link, 'dir');
+      const advice = '--roots sub.';
+      expect(() => parseRoots(nodePath.join(real, 'sub'), link)).toThrow(`roots are folders relative to the vault; use ${advice}`);
+      expect(() => parseRoots(nodePath.join(link, 'sub'), link)).toThrow(`roots are folders relative to the vault; use ${advice}`);
+      expect(() => parseRoots(nodePath.join(link, 'sub'), real)).toThrow(`roots are folders relative to the vault; use ${advice}`);
+      expect(() => parseRoots(real, link)).toThrow(/that is the whole vault/);
+      expect(() => parseRoots(nodePath.join(base, 'elsewhere'), link)).toThrow(/: give a folder inside the vault, relative to it/);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 
   it('says to put -- before the flags for a bare word, as npm leaves one behind', () => {
