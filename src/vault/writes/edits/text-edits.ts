@@ -130,6 +130,17 @@ export function appendSeparator(text: string, body: string, ensureNewline: boole
 const LISTED_OCCURRENCES = 20;
 
 /**
+ * Line numbers in ascending order as a message names them: `line 4`, `lines 1, 7`, and a line holding
+ * several occurrences once with their count (`line 1 (20 times)`), not `lines 1, 1, 1, …`.
+ */
+function listedLines(lines: readonly number[]): string {
+  const counts = new Map<number, number>();
+  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const shown = [...counts].map(([line, n]) => (n > 1 ? `${line} (${n} times)` : `${line}`));
+  return `${counts.size === 1 ? 'line' : 'lines'} ${shown.join(', ')}`;
+}
+
+/**
  * Finds `anchor` in `text`; it must occur exactly once (overlapping occurrences count).
  * Line breaks in the anchor match `\n` or `\r\n` (anchor-match.ts: plain string search, so an
  * anchor of any length is only text).
@@ -145,17 +156,17 @@ export function findAnchor(text: string, anchor: string, notePath: string): { fr
   const hits = anchorOccurrences(text, anchor, LISTED_OCCURRENCES + 1);
   if (hits.length === 1) return hits[0];
   if (hits.length > 1) {
-    const lines = hits.slice(0, LISTED_OCCURRENCES).map((h) => lineAt(text, h.from));
+    const lines = listedLines(hits.slice(0, LISTED_OCCURRENCES).map((h) => lineAt(text, h.from)));
     const more = hits.length > LISTED_OCCURRENCES;
     throw new ToolError(
       'ambiguous',
-      `The anchor occurs ${more ? `more than ${LISTED_OCCURRENCES}` : hits.length} times in '${notePath}' (lines ${lines.join(', ')}${more ? ', ...' : ''}); include more surrounding text so it occurs once.`,
+      `The anchor occurs ${more ? `more than ${LISTED_OCCURRENCES}` : hits.length} times in '${notePath}' (${lines}${more ? ', ...' : ''}); include more surrounding text so it occurs once.`,
     );
   }
   const near = looseOccurrences(text, anchor, 5);
   const hint =
     near.length > 0
-      ? ` Text differing only in case or spacing is on line ${near.map((h) => lineAt(text, h.from)).join(', ')}; copy it exactly from read_note.`
+      ? ` Text differing only in case or spacing is on ${listedLines(near.map((h) => lineAt(text, h.from)))}; copy it exactly from read_note.`
       : ' Copy the anchor exactly from read_note (character for character), or address a heading instead.';
   throw new ToolError(
     'not_found',
