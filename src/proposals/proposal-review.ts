@@ -7,7 +7,8 @@ import type { TextChange } from '../vault/writes/open-note-editors';
 import type { WriteRequest } from '../vault/writes/write-types';
 import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
 import { applyHunks } from '../diff/hunks';
-import { goneReason, isOpen, staleRefusal, type ProposalStore } from './proposal-store';
+import type { ProposalStore } from './proposal-store';
+import { goneReason, isOpen, NOTE_GONE, staleRefusal, type LiveState } from './proposal-state';
 import { undecidedHunks } from './proposal-hunks';
 import { VaultSide } from './vault-side';
 import { liveStaleReason } from './proposal-summary';
@@ -20,25 +21,6 @@ export interface AcceptOutcome {
   applied: number;
   stale: number;
 }
-
-/** Where a pending proposal stands now (see ProposalReview.liveState). */
-export interface LiveState {
-  gone: boolean;
-  placed: PlacedHunk[];
-  baseChanged: boolean;
-  /**
-   * Why the vault refuses the change now for another cause than its note being gone (the
-   * target taken, the key no longer allowed to write there, the key revoked): the refusal as one
-   * sentence, shown before the note-gone reason.
-   */
-  refused?: string;
-}
-
-/**
- * The state of a pending proposal whose note is gone: deleted, invisible to the key, or the key
- * revoked (ProposalReview.liveState; proposal_status for a note the asking key may not see).
- */
-export const NOTE_GONE: LiveState = { gone: true, placed: [], baseChanged: false };
 
 /** How often an accept recomputes when the note changed between reading and writing it. */
 const ACCEPT_ATTEMPTS = 4;

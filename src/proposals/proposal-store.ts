@@ -12,6 +12,7 @@ import type { HunkDecision, Proposal, ReviewHunk } from './types';
 import { assertRoomForProposal } from './pending-limits';
 import { decisionSnapshot, restoreDecision, type DecisionSnapshot } from './decision-snapshot';
 import { WriteLock } from '../vault/writes/write-lock';
+import { goneReason, isOpen, staleRefusal } from './proposal-state';
 
 /** Who staged a proposal: the key's id, label (shown as provenance) and roots. */
 export interface ProposalCaller {
@@ -674,35 +675,4 @@ function proposalsFileRefusal(error: Error, outcome: string): Error {
       `Vault MCP's proposals file was moved or removed by another program while this change was saved; ${outcome}. Retry in a moment; if this repeats, ask the user to check the plugin folder.`,
     );
   return fileSystemRefusal(error, 'the proposals file', outcome) ?? error;
-}
-
-/**
- * Why a proposal whose note went away is stale. One wording whether the note was deleted or
- * became private to the key, so proposal_status cannot tell the two apart.
- * @param path the note's path as the key knows it; undefined when that is not known (a
- *   proposal from a file written before `staged_path` was kept), then no path is named.
- */
-export function goneReason(path: string | undefined): string {
-  const note = path === undefined ? 'The note' : `The note '${path}'`;
-  return `${note} was deleted or is no longer available to this key, so this change cannot be applied.`;
-}
-
-/**
- * Whether a proposal still awaits the user: `pending`, or `stale` and not dismissed. A stale
- * proposal waits (listed, counted) until the user rejects it (docs/propose-mode.md); one with a
- * `resolved_at` was closed as stale by a version before that and stays closed.
- * @returns true for an open proposal, false for a decided one.
- */
-export function isOpen(p: Proposal): boolean {
-  return p.status === 'pending' || (p.status === 'stale' && p.resolved_at === undefined);
-}
-
-/**
- * Why an open stale proposal cannot be accepted, one sentence for the terminal, the CLI and
- * the editor: its reason and how to dismiss it.
- * @returns the sentence.
- */
-export function staleRefusal(p: Proposal): string {
-  const why = p.stale_reason ? ` ${p.stale_reason}` : '';
-  return `Proposal '${p.id}' is stale and can never be accepted; reject it to dismiss it.${why}`;
 }

@@ -13,7 +13,7 @@ export type ProposalKind = 'edit' | 'create' | 'delete' | 'move' | 'properties' 
  * accepted), `partly_accepted` (some accepted, the rest rejected), `rejected`, `stale` (the
  * note went away or changed so that nothing left can apply: it is never accepted and waits,
  * listed and counted with no `resolved_at`, until the user rejects it; one with `resolved_at`
- * was closed by an older version, ProposalStore isOpen).
+ * was closed by an older version, proposal-state.ts isOpen).
  */
 export type ProposalStatus = 'pending' | 'accepted' | 'partly_accepted' | 'rejected' | 'stale';
 

@@ -1,5 +1,6 @@
-import { noSuchProposal, type LiveState, type ProposalReview } from '../../proposals/proposal-review';
-import { isOpen, type ProposalStore } from '../../proposals/proposal-store';
+import { noSuchProposal, type ProposalReview } from '../../proposals/proposal-review';
+import { isOpen, type LiveState } from '../../proposals/proposal-state';
+import type { ProposalStore } from '../../proposals/proposal-store';
 import { hunkAsLines, noteLines } from '../../diff/hunk-lines';
 import { proposalSummary } from '../../proposals/proposal-summary';
 import type { Hunk } from '../../diff/types';
