@@ -1,29 +1,12 @@
 import { ToolError, type VaultSight } from '../errors';
-import type { AccessScope } from '../vault/access/access';
-import { hashText } from '../vault/hash';
 import type { NoteStore } from '../vault/note-store';
-import { BaseChangedError } from '../vault/writes/write-errors';
-import type { TextChange } from '../vault/writes/open-note-editors';
-import type { WriteRequest } from '../vault/writes/write-types';
 import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
-import { applyHunks } from '../diff/hunks';
 import type { ProposalStore } from './proposal-store';
-import { goneReason, isOpen, NOTE_GONE, staleRefusal, type LiveState } from './proposal-state';
-import { undecidedHunks } from './proposal-hunks';
-import { VaultSide } from './vault-side';
+import { isOpen, NOTE_GONE, staleRefusal, type LiveState } from './proposal-state';
+import { entryRequest, ProposalAcceptance, refusedNow, staleReason, type AcceptOutcome } from './proposal-acceptance';
+import { ProposerScope } from './proposer-scope';
 import { liveStaleReason } from './proposal-summary';
-import type { Hunk, PlacedHunk } from '../diff/types';
 import type { Proposal, ReviewHunk } from './types';
-
-/** What an accept did: the proposal after it, and how many hunks went in / stayed stale. */
-export interface AcceptOutcome {
-  proposal: Proposal;
-  applied: number;
-  stale: number;
-}
-
-/** How often an accept recomputes when the note changed between reading and writing it. */
-const ACCEPT_ATTEMPTS = 4;
 
 /**
  * The user's side of propose mode: accept or reject a proposal or one of its hunks.
@@ -40,6 +23,10 @@ const ACCEPT_ATTEMPTS = 4;
 export class ProposalReview {
   /** Listeners of {@link onLiveChange} told of settings changes ({@link accessChanged}). */
   private readonly accessListeners = new Set<() => void>();
+  /** The proposing key as it is now. */
+  private readonly scope: ProposerScope;
+  /** Applies what {@link accept} finds applicable. */
+  private readonly acceptance: ProposalAcceptance;
 
   /**
    * @param store the proposals. @param notes the vault side (checks and writes).
@@ -52,31 +39,11 @@ export class ProposalReview {
   constructor(
     private readonly store: ProposalStore,
     private readonly notes: NoteStore,
-    private readonly keyRoots: (keyId: string) => string[] | null,
-    private readonly keySight: (keyId: string) => VaultSight | undefined = () => undefined,
-  ) {}
-
-  /**
-   * The proposing key's access scope now: its label (agent_overrides) and current roots, with
-   * the proposal (and the hunks going in) and the session it was proposed in as the actor the
-   * activity log records.
-   */
-  private scopeOf(p: Proposal, hunks?: number[]): AccessScope {
-    const via = hunks ? { proposal: p.id, hunks } : { proposal: p.id };
-    const sight = this.keySight(p.key_id);
-    return {
-      label: p.key_label,
-      roots: this.keyRoots(p.key_id) ?? p.key_roots,
-      actor: { keyId: p.key_id, session: p.session, via },
-      ...(sight === undefined ? {} : { sight }),
-    };
-  }
-
-  /** Why a proposal of a revoked key cannot be applied, or null while the key exists. */
-  private revokedReason(p: Proposal): string | null {
-    return this.keyRoots(p.key_id) === null
-      ? `The key '${p.key_label}' that proposed this change was revoked, so it cannot be applied.`
-      : null;
+    keyRoots: (keyId: string) => string[] | null,
+    keySight: (keyId: string) => VaultSight | undefined = () => undefined,
+  ) {
+    this.scope = new ProposerScope(keyRoots, keySight);
+    this.acceptance = new ProposalAcceptance(store, notes, this.scope);
   }
 
   /**
@@ -97,9 +64,9 @@ export class ProposalReview {
    */
   async liveState(p: Proposal): Promise<LiveState | null> {
     if (p.status !== 'pending' || (p.kind === 'create' && p.tool === WIDGET_WRITE_TOOL)) return null;
-    const revoked = this.revokedReason(p);
+    const revoked = this.scope.revokedReason(p);
     if (revoked) return { ...NOTE_GONE, refused: revoked };
-    const scope = this.scopeOf(p);
+    const scope = this.scope.of(p);
     try {
       if (p.kind === 'edit' || p.kind === 'properties') {
         const text = await this.notes.writes.currentText(p.path, scope);
@@ -110,7 +77,7 @@ export class ProposalReview {
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       if (err.code === 'not_found' && p.kind !== 'create' && p.kind !== 'folder') return NOTE_GONE;
-      return { gone: false, placed: [], baseChanged: false, refused: staleReason(err, p, this.keySight(p.key_id)) };
+      return { gone: false, placed: [], baseChanged: false, refused: staleReason(err, p, this.scope.sightOf(p)) };
     }
   }
 
@@ -181,7 +148,7 @@ export class ProposalReview {
     await this.store.ensureWriter();
     const p = this.openProposal(id);
     if (p.status === 'stale') return { proposal: p, applied: 0, stale: 1 };
-    const revoked = this.revokedReason(p);
+    const revoked = this.scope.revokedReason(p);
     if (revoked) return { proposal: await this.store.settle(id, 'stale', revoked), applied: 0, stale: 1 };
     if (hunkIndex !== undefined && p.kind !== 'edit' && p.kind !== 'properties')
       throw new Error(`Proposal '${id}' is a ${p.kind}, which has no hunks; accept it whole.`);
@@ -189,50 +156,11 @@ export class ProposalReview {
     const live = await this.liveState(p);
     const unavailable = live !== null && (live.gone || live.baseChanged || live.refused !== undefined);
     if (unavailable) return refusedNow(p, liveStaleReason(p, live), 1);
-    if (p.kind === 'edit' || p.kind === 'properties') return this.acceptText(p, hunkIndex);
-    return this.store.whileAccepting(id, () => this.acceptEntry(p));
-  }
-
-  /**
-   * Accepts a create / move / delete / folder proposal (see {@link accept}): checked again
-   * (NoteWriter.prepare), then decided and saved before the vault is changed, and taken back when
-   * the change fails (ProposalStore.settle's `apply`), so the file and the vault agree.
-   */
-  private async acceptEntry(p: Proposal): Promise<AcceptOutcome> {
-    const id = p.id;
-    const vaultSide = new VaultSide();
-    try {
-      if (p.kind === 'create' && p.tool === WIDGET_WRITE_TOOL) {
-        // Read before the decision, which drops the proposal's texts.
-        const { path, proposed_text: html } = p;
-        const proposal = await this.store.settle(
-          id,
-          'accepted',
-          undefined,
-          vaultSide.of(async () => {
-            await this.notes.widgets.acceptStaged(path, html ?? '', this.scopeOf(p));
-          }),
-        );
-        return { proposal, applied: 1, stale: 0 };
-      }
-      const prepared = await vaultSide.of(() => this.notes.writes.prepare(entryRequest(p), this.scopeOf(p)))();
-      if (prepared.kind === 'delete' && prepared.baseHash !== p.base_hash) throw vaultSide.refused(new BaseChangedError(p.path));
-      const proposal = await this.store.settle(
-        id,
-        'accepted',
-        undefined,
-        vaultSide.of(async () => {
-          await this.notes.writes.applyPrepared(prepared, this.scopeOf(p));
-        }),
-      );
-      return { proposal, applied: 1, stale: 0 };
-    } catch (err) {
-      if (!vaultSide.threw(err) || !(err instanceof ToolError)) throw err;
-      // A staged widget is checked only when accepted (liveState cannot judge it again): its refusal is kept.
-      if (p.tool === WIDGET_WRITE_TOOL)
-        return { proposal: await this.store.settle(id, 'stale', staleReason(err, p, this.keySight(p.key_id))), applied: 0, stale: 1 };
-      return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), 1);
+    if (p.kind === 'edit' || p.kind === 'properties') {
+      if (hunkIndex !== undefined) this.assertUndecided(p, hunkIndex);
+      return this.acceptance.text(p, hunkIndex);
     }
+    return this.store.whileAccepting(id, () => this.acceptance.entry(p));
   }
 
   /**
@@ -265,87 +193,6 @@ export class ProposalReview {
   }
 
   /**
-   * Applies the undecided, non-stale hunks (or just `hunkIndex`) of a text proposal on the
-   * note's current text (its open editor's, when there is one) through the apply primitive
-   * (NoteWriter.writeExactText, which applies them in the editor when the note is open). The
-   * verdict is saved first and the note written then ({@link writeHunks}, which places the hunks
-   * again on the note as it is by then), the verdict taken back when that fails
-   * (ProposalStore.decideHunks' `apply`); when a hunk chosen no longer applies by then, the choice
-   * is made again. A proposal without hunks (staged before writes that change nothing stopped being
-   * staged, write-gate.ts) has nothing to apply: accepting it closes it as accepted, applied 0.
-   */
-  private async acceptText(p: Proposal, hunkIndex: number | undefined): Promise<AcceptOutcome> {
-    if (hunkIndex !== undefined) this.assertUndecided(p, hunkIndex);
-    const hunks = this.store.hunksOf(p);
-    if (hunks.length === 0) return { proposal: await this.store.settle(p.id, 'accepted'), applied: 0, stale: 0 };
-    const scope = this.scopeOf(p);
-    for (let attempt = 0; attempt < ACCEPT_ATTEMPTS; attempt++) {
-      let current: string;
-      try {
-        current = await this.notes.writes.currentText(p.path, scope);
-      } catch (err) {
-        if (!(err instanceof ToolError)) throw err;
-        return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), 1);
-      }
-      const placed = this.store.placedHunks(p, current).filter((h) => hunkIndex === undefined || h.index === hunkIndex);
-      const indexes = placed.filter((h) => !h.stale).map((h) => h.index);
-      if (indexes.length === 0) return { proposal: p, applied: 0, stale: placed.length };
-      // The proposal as placed, for placing again once the verdict (which drops its texts when it resolves it) is saved.
-      const staged: Proposal = { ...p, decisions: { ...p.decisions } };
-      const vaultSide = new VaultSide();
-      try {
-        const proposal = await this.store.decideHunks(
-          p.id,
-          indexes,
-          'accepted',
-          vaultSide.of(() => this.writeHunks(staged, hunks, indexes, this.scopeOf(p, indexes))),
-        );
-        return { proposal, applied: indexes.length, stale: placed.length - indexes.length };
-      } catch (err) {
-        if (!vaultSide.threw(err)) throw err;
-        if (err instanceof BaseChangedError) continue;
-        if (!(err instanceof ToolError)) throw err;
-        return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), placed.length);
-      }
-    }
-    throw new Error(`The note '${p.path}' kept changing while proposal '${p.id}' was accepted; nothing was applied, try again.`);
-  }
-
-  /**
-   * Writes the hunks `indexes` of `staged` (a text proposal as it was before their verdict; `hunks`
-   * its hunks) into the note as it is now, placed again on it (the note may have changed while
-   * the verdict was saved: the user typing), through the apply primitive with the hash of the text
-   * they were placed on; again when the note changed between reading and writing.
-   * @throws BaseChangedError when one of them no longer applies, or the note kept changing; what
-   *   NoteWriter.currentText and writeExactText throw (refusals as ToolErrors).
-   */
-  private async writeHunks(staged: Proposal, hunks: readonly Hunk[], indexes: readonly number[], scope: AccessScope): Promise<void> {
-    const kind = staged.kind === 'properties' ? 'properties' : 'edit';
-    for (let attempt = 0; attempt < ACCEPT_ATTEMPTS; attempt++) {
-      const current = await this.notes.writes.currentText(staged.path, scope);
-      const ready = undecidedHunks(staged, hunks, current).filter((h) => indexes.includes(h.index) && !h.stale);
-      if (ready.length !== indexes.length) throw new BaseChangedError(staged.path);
-      try {
-        await this.notes.writes.writeExactText(
-          {
-            tool: staged.tool,
-            kind,
-            path: staged.path,
-            baseHash: hashText(current),
-            text: applyHunks(current, ready),
-            acceptedHunks: ready.map(toChange),
-          },
-          scope,
-        );
-        return;
-      } catch (err) {
-        if (!(err instanceof BaseChangedError)) throw err;
-      }
-    }
-    throw new BaseChangedError(staged.path);
-  }
-
-  /**
    * The hunks to show inline for the note at `path` whose editor text is `text`
    * (ProposalStore.reviewHunks), with every hunk of a proposal whose key may no longer write
    * the note (access rules, roots) marked stale, so it can only be rejected.
@@ -353,12 +200,12 @@ export class ProposalReview {
   reviewHunks(path: string, text: string): ReviewHunk[] {
     const refused = new Set<string>();
     for (const p of this.store.pendingOn(path)) {
-      if (p.status !== 'pending' || this.revokedReason(p)) {
+      if (p.status !== 'pending' || this.scope.revokedReason(p)) {
         refused.add(p.id);
         continue;
       }
       try {
-        this.notes.writes.checkExactText(path, text, text, this.scopeOf(p));
+        this.notes.writes.checkExactText(path, text, text, this.scope.of(p));
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
         refused.add(p.id);
@@ -384,15 +231,15 @@ export class ProposalReview {
     const p = this.pendingProposal(hunk.proposalId);
     this.assertUndecided(p, hunk.index);
     const before = textAfter.slice(0, hunk.from) + hunk.removed + textAfter.slice(hunk.from + hunk.inserted.length);
-    this.notes.writes.checkExactText(p.path, before, textAfter, this.scopeOf(p));
+    this.notes.writes.checkExactText(p.path, before, textAfter, this.scope.of(p));
     // Decided and saved first; the editor then saved at once, judged on the disk right before (not by Obsidian's own save 2 s
-    // later, which nothing judges), the decision taken back when that save fails (ProposalStore.decide).
+    // later, which nothing judges), the decision taken back when that save fails (ProposalDecisions.decideAll).
     const decided = await this.store.decideHunks(p.id, [hunk.index], 'accepted', () =>
-      this.notes.writes.saveAcceptedInEditor(p.path, this.scopeOf(p)),
+      this.notes.writes.saveAcceptedInEditor(p.path, this.scope.of(p)),
     );
     this.notes.applied.report(
       { kind: p.kind === 'properties' ? 'properties' : 'edit', tool: p.tool, path: p.path, before, after: textAfter },
-      this.scopeOf(p, [hunk.index]),
+      this.scope.of(p, [hunk.index]),
     );
     return decided;
   }
@@ -430,51 +277,6 @@ export class ProposalReview {
       );
     }
   }
-}
-
-/** The write request that redoes a create / move / delete / folder proposal at acceptance. */
-function entryRequest(p: Proposal): WriteRequest {
-  switch (p.kind) {
-    case 'create':
-      return { tool: p.tool, kind: 'create', path: p.path, content: p.proposed_text ?? '' };
-    case 'move':
-      return { tool: p.tool, kind: 'move', path: p.path, to: p.to ?? '', expectedHash: p.expected_hash };
-    case 'delete':
-      return { tool: p.tool, kind: 'delete', path: p.path };
-    default:
-      return { tool: p.tool, kind: 'folder', path: p.path };
-  }
-}
-
-/**
- * The outcome of an accept the vault refuses now (access rules, roots, quarantine, the note gone
- * from the key's reach, a target taken, a delete's note changed): `p` as a copy reading stale
- * with the reason as it is now, nothing saved. The stored proposal stays pending, so it is judged
- * again at every listing and accept (ProposalReview.liveState) and reads pending once the cause
- * is gone, as it would had no accept been tried (docs/propose-mode.md). Only a revoked key and a
- * note deleted (ProposalStore) make a proposal stale for good.
- * @param stale how many changes the answer counts as not applied.
- */
-function refusedNow(p: Proposal, reason: string, stale: number): AcceptOutcome {
-  return { proposal: { ...p, status: 'stale', stale_reason: reason }, applied: 0, stale };
-}
-
-/**
- * One sentence on why a proposal can no longer be applied, from the refusal of the write, worded
- * for `sight`, the proposing key's (ToolError.messageFor): the key reads it in proposal_status.
- */
-function staleReason(err: ToolError, p: Proposal, sight: VaultSight | undefined): string {
-  if (err instanceof BaseChangedError) return 'The note changed after this change was proposed, so it was not applied.';
-  if (err.code === 'not_found') return goneReason(p.path);
-  if (err.why === 'replaced')
-    return `'${p.path}' was replaced on disk by another program (a symbolic link or another entry stands at its path now), and nothing is written through it, so it was not applied.`;
-  if (err.code === 'exists')
-    return `Its path '${p.kind === 'move' ? p.to : p.path}' is now taken or not available to the key, so it can no longer be applied.`;
-  return `It can no longer be applied. ${err.messageFor(sight)}`;
-}
-
-function toChange(h: PlacedHunk): TextChange {
-  return { from: h.from, to: h.to, insert: h.inserted };
 }
 
 /** The answer for an unknown proposal id, in the terminal and the CLI alike. */

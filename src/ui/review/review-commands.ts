@@ -213,7 +213,7 @@ async function decideAll(
       ? 'No pending changes.'
       : `No pending changes ${by === 'key' ? `from key "${value}"` : `on ${value}`}; list them with "proposals".`;
   // Rejections change no note, so they are made at once and share the writes of the proposals file
-  // (ProposalStore's group commit: two writes for any number); acceptances change notes, one after another.
+  // (ProposalFile.save's group commit: two writes for any number); acceptances change notes, one after another.
   const answers: string[] = [];
   if (verdict === 'reject') answers.push(...(await Promise.all(chosen.map((p) => decideProposal(target, verdict, p.id)))));
   else for (const p of chosen) answers.push(await decideProposal(target, verdict, p.id));
