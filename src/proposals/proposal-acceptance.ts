@@ -11,7 +11,6 @@ import type { Hunk, PlacedHunk } from '../diff/types';
 import type { ProposalStore } from './proposal-store';
 import { goneReason } from './proposal-state';
 import { undecidedHunks } from './proposal-hunks';
-import type { ProposerScope } from './proposer-scope';
 import { VaultSide } from './vault-side';
 import type { Proposal } from './types';
 
@@ -26,28 +25,57 @@ export interface AcceptOutcome {
 const ACCEPT_ATTEMPTS = 4;
 
 /**
- * Applying an accepted proposal to the vault (docs/architecture.md#proposals), once
- * ProposalReview.accept found it pending and applicable now: the decision is saved before the
- * note changes and taken back when the change fails (ProposalStore.settle and decideHunks'
- * `apply`); a refusal of the vault (VaultSide) answers stale with the reason, nothing saved.
+ * The acceptance layer of ProposalReview (docs/architecture.md#proposals): a proposal that
+ * ProposalReview.accept found pending and applicable now applied to the vault, re-checked for the
+ * proposing key as it is now ({@link scopeOf}): the decision is saved before the note changes and
+ * taken back when the change fails (ProposalStore.settle and decideHunks' `apply`); a refusal of
+ * the vault (VaultSide) answers stale with the reason, nothing saved.
  */
-export class ProposalAcceptance {
+export abstract class ProposalAcceptance {
   /**
-   * @param store the proposals (decisions saved there). @param notes the vault side (checks and writes).
-   * @param scope the proposing key as it is now (its access scope and sight).
+   * @param store the proposals. @param notes the vault side (checks and writes).
+   * @param keyRoots the current roots of a key by id, or null when the key no longer exists
+   *   (revoked): acceptance uses the key's roots as they are then, not as they were.
+   * @param keySight what a key by id may be shown of the vault in messages (its tool set's
+   *   AccessScope.sight; undefined: all), so a reason a proposal cannot be applied, which the
+   *   proposing key reads in proposal_status, names no note and quotes no text its tools do not show.
    */
   constructor(
-    private readonly store: ProposalStore,
-    private readonly notes: NoteStore,
-    private readonly scope: ProposerScope,
+    protected readonly store: ProposalStore,
+    protected readonly notes: NoteStore,
+    private readonly keyRoots: (keyId: string) => string[] | null,
+    protected readonly keySight: (keyId: string) => VaultSight | undefined = () => undefined,
   ) {}
+
+  /**
+   * The proposing key's access scope now: its label (agent_overrides) and current roots, with
+   * the proposal (and the hunks going in) and the session it was proposed in as the actor the
+   * activity log records.
+   */
+  protected scopeOf(p: Proposal, hunks?: number[]): AccessScope {
+    const via = hunks ? { proposal: p.id, hunks } : { proposal: p.id };
+    const sight = this.keySight(p.key_id);
+    return {
+      label: p.key_label,
+      roots: this.keyRoots(p.key_id) ?? p.key_roots,
+      actor: { keyId: p.key_id, session: p.session, via },
+      ...(sight === undefined ? {} : { sight }),
+    };
+  }
+
+  /** Why a proposal of a revoked key cannot be applied, or null while the key exists. */
+  protected revokedReason(p: Proposal): string | null {
+    return this.keyRoots(p.key_id) === null
+      ? `The key '${p.key_label}' that proposed this change was revoked, so it cannot be applied.`
+      : null;
+  }
 
   /**
    * Accepts a create / move / delete / folder proposal (see ProposalReview.accept): checked again
    * (NoteWriter.prepare), then decided and saved before the vault is changed, and taken back when
    * the change fails (ProposalStore.settle's `apply`), so the file and the vault agree.
    */
-  async entry(p: Proposal): Promise<AcceptOutcome> {
+  protected async acceptEntry(p: Proposal): Promise<AcceptOutcome> {
     const id = p.id;
     const vaultSide = new VaultSide();
     try {
@@ -59,19 +87,19 @@ export class ProposalAcceptance {
           'accepted',
           undefined,
           vaultSide.of(async () => {
-            await this.notes.widgets.acceptStaged(path, html ?? '', this.scope.of(p));
+            await this.notes.widgets.acceptStaged(path, html ?? '', this.scopeOf(p));
           }),
         );
         return { proposal, applied: 1, stale: 0 };
       }
-      const prepared = await vaultSide.of(() => this.notes.writes.prepare(entryRequest(p), this.scope.of(p)))();
+      const prepared = await vaultSide.of(() => this.notes.writes.prepare(entryRequest(p), this.scopeOf(p)))();
       if (prepared.kind === 'delete' && prepared.baseHash !== p.base_hash) throw vaultSide.refused(new BaseChangedError(p.path));
       const proposal = await this.store.settle(
         id,
         'accepted',
         undefined,
         vaultSide.of(async () => {
-          await this.notes.writes.applyPrepared(prepared, this.scope.of(p));
+          await this.notes.writes.applyPrepared(prepared, this.scopeOf(p));
         }),
       );
       return { proposal, applied: 1, stale: 0 };
@@ -79,8 +107,8 @@ export class ProposalAcceptance {
       if (!vaultSide.threw(err) || !(err instanceof ToolError)) throw err;
       // A staged widget is checked only when accepted (liveState cannot judge it again): its refusal is kept.
       if (p.tool === WIDGET_WRITE_TOOL)
-        return { proposal: await this.store.settle(id, 'stale', staleReason(err, p, this.scope.sightOf(p))), applied: 0, stale: 1 };
-      return refusedNow(p, staleReason(err, p, this.scope.sightOf(p)), 1);
+        return { proposal: await this.store.settle(id, 'stale', staleReason(err, p, this.keySight(p.key_id))), applied: 0, stale: 1 };
+      return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), 1);
     }
   }
 
@@ -94,17 +122,18 @@ export class ProposalAcceptance {
    * is made again. A proposal without hunks (staged before writes that change nothing stopped being
    * staged, write-gate.ts) has nothing to apply: accepting it closes it as accepted, applied 0.
    */
-  async text(p: Proposal, hunkIndex: number | undefined): Promise<AcceptOutcome> {
+  protected async acceptText(p: Proposal, hunkIndex: number | undefined): Promise<AcceptOutcome> {
+    if (hunkIndex !== undefined) this.assertUndecided(p, hunkIndex);
     const hunks = this.store.hunksOf(p);
     if (hunks.length === 0) return { proposal: await this.store.settle(p.id, 'accepted'), applied: 0, stale: 0 };
-    const scope = this.scope.of(p);
+    const scope = this.scopeOf(p);
     for (let attempt = 0; attempt < ACCEPT_ATTEMPTS; attempt++) {
       let current: string;
       try {
         current = await this.notes.writes.currentText(p.path, scope);
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
-        return refusedNow(p, staleReason(err, p, this.scope.sightOf(p)), 1);
+        return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), 1);
       }
       const placed = this.store.placedHunks(p, current).filter((h) => hunkIndex === undefined || h.index === hunkIndex);
       const indexes = placed.filter((h) => !h.stale).map((h) => h.index);
@@ -117,14 +146,14 @@ export class ProposalAcceptance {
           p.id,
           indexes,
           'accepted',
-          vaultSide.of(() => this.writeHunks(staged, hunks, indexes, this.scope.of(p, indexes))),
+          vaultSide.of(() => this.writeHunks(staged, hunks, indexes, this.scopeOf(p, indexes))),
         );
         return { proposal, applied: indexes.length, stale: placed.length - indexes.length };
       } catch (err) {
         if (!vaultSide.threw(err)) throw err;
         if (err instanceof BaseChangedError) continue;
         if (!(err instanceof ToolError)) throw err;
-        return refusedNow(p, staleReason(err, p, this.scope.sightOf(p)), placed.length);
+        return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), placed.length);
       }
     }
     throw new Error(`The note '${p.path}' kept changing while proposal '${p.id}' was accepted; nothing was applied, try again.`);
@@ -162,6 +191,16 @@ export class ProposalAcceptance {
       }
     }
     throw new BaseChangedError(staged.path);
+  }
+
+  /** @throws Error when hunk `index` is no undecided hunk of `p`, naming how hunks are numbered. */
+  protected assertUndecided(p: Proposal, index: number): void {
+    const hunk = this.store.hunksOf(p).find((h) => h.index === index);
+    if (!hunk || p.decisions[index] !== undefined) {
+      throw new Error(
+        `Proposal '${p.id}' has no undecided hunk ${index}; its hunks are numbered from 0 in the order they appear in the note.`,
+      );
+    }
   }
 }
 

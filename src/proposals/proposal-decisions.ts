@@ -1,7 +1,6 @@
 import type { HunkDecision, Proposal } from './types';
 import { decisionSnapshot, restoreDecision, type DecisionSnapshot } from './decision-snapshot';
-import { proposalsFileRefusal, type ProposalFile } from './proposal-file';
-import type { ProposalMemory } from './proposal-memory';
+import { ProposalFile, proposalsFileRefusal } from './proposal-file';
 import { isOpen, staleRefusal } from './proposal-state';
 import { WriteLock } from '../vault/writes/write-lock';
 
@@ -16,12 +15,12 @@ interface Decision {
 const KEEP_REOPENABLE = 50;
 
 /**
- * The user's decisions on proposals (docs/architecture.md#proposals), each all or nothing
- * ({@link decideAll}): checked, made in memory, saved to the proposals file before the change in
- * the vault that goes with an accept, put back when the file cannot hold it and taken back when
- * that change fails. ProposalStore's decision machinery.
+ * The decision layer of ProposalStore (docs/architecture.md#proposals): the user's decisions on
+ * proposals, each all or nothing ({@link decideAll}): checked, made in memory, saved to the file
+ * ({@link ProposalFile}) before the change in the vault that goes with an accept, put back when the
+ * file cannot hold it and taken back when that change fails; one decision at a time per proposal.
  */
-export class ProposalDecisions {
+export abstract class ProposalDecisions extends ProposalFile {
   /**
    * The texts of text proposals resolved in this run, newest last (at most KEEP_REOPENABLE),
    * so an accept undone with Ctrl+Z can reopen its hunk ({@link reopenHunk}) after the texts
@@ -32,22 +31,10 @@ export class ProposalDecisions {
   private readonly deciding = new WriteLock();
 
   /**
-   * @param memory the proposals decided on (events go to its listeners).
-   * @param file where decisions are saved (its writer lock checked before each).
-   * @param now the clock, for `resolved_at`.
-   */
-  constructor(
-    private readonly memory: ProposalMemory,
-    private readonly file: ProposalFile,
-    private readonly now: () => Date,
-  ) {}
-
-  /**
    * Records the user's verdict on hunks of an open text proposal, all or nothing ({@link decide}).
    * When no hunk is left undecided the proposal is resolved: accepted, rejected or partly_accepted.
    * @param apply the change in the vault that goes with an accept (the hunks written into the note),
    *   run once the verdict is saved; when it throws, the verdict is taken back ({@link decide}).
-   * @returns the proposal after it.
    * @throws Error when the proposal is decided, or is stale and `decision` is `accepted`; as {@link decide}.
    */
   async decideHunks(id: string, indexes: readonly number[], decision: HunkDecision, apply?: () => Promise<void>): Promise<Proposal> {
@@ -80,7 +67,7 @@ export class ProposalDecisions {
   /** Records `decision` on hunks `indexes` of `p`, resolving it once no hunk is left undecided. @returns true (it changed). */
   private recordVerdicts(p: Proposal, indexes: readonly number[], decision: HunkDecision): boolean {
     for (const index of indexes) p.decisions[index] = decision;
-    if (this.memory.hunksOf(p).every((h) => p.decisions[h.index] !== undefined)) {
+    if (this.hunkCache.of(p).every((h) => p.decisions[h.index] !== undefined)) {
       const verdicts = new Set(Object.values(p.decisions));
       this.resolve(p, verdicts.size > 1 ? 'partly_accepted' : verdicts.has('accepted') ? 'accepted' : 'rejected');
     }
@@ -94,13 +81,14 @@ export class ProposalDecisions {
    * stale proposal stays stale, the hunk then awaiting only rejection.
    * @returns the proposal after it.
    * @throws Error when there is no such proposal, the hunk was not accepted, or the proposal
-   *   was resolved before this run (its texts are gone: it cannot be reopened); as {@link decide}.
+   *   was resolved before this run (its texts are gone: it cannot be reopened);
+   *   WriterLockedError as ProposalStore.stage.
    */
   async reopenHunk(id: string, index: number): Promise<Proposal> {
     return this.decide(
       id,
       () => {
-        const p = this.memory.get(id);
+        const p = this.byId.get(id);
         if (!p || p.decisions[index] !== 'accepted') throw new Error(`Proposal '${id}' has no accepted hunk ${index} to reopen.`);
         if (!isOpen(p) && (!this.reopenable.has(id) || (p.status !== 'accepted' && p.status !== 'partly_accepted')))
           throw new Error(
@@ -130,7 +118,6 @@ export class ProposalDecisions {
    * keeps its first reason. All or nothing ({@link decide}).
    * @param apply the change in the vault that goes with an accept (a create, move, delete or
    *   folder made), run once the decision is saved; when it throws, the decision is taken back.
-   * @returns the proposal after it.
    * @throws Error when the proposal does not exist, is decided, or is stale and `status` is
    *   `accepted`; as {@link decide}.
    */
@@ -140,7 +127,7 @@ export class ProposalDecisions {
       () => (status === 'rejected' || status === 'stale' ? this.requireOpen(id) : this.requirePending(id)),
       (p) => {
         if (status === 'rejected') {
-          for (const h of this.memory.hunksOf(p)) p.decisions[h.index] ??= 'rejected';
+          for (const h of this.hunkCache.of(p)) p.decisions[h.index] ??= 'rejected';
           const accepted = Object.values(p.decisions).includes('accepted');
           this.resolve(p, accepted ? 'partly_accepted' : 'rejected');
         } else if (status === 'stale') {
@@ -178,12 +165,12 @@ export class ProposalDecisions {
    * before), they are pending here while the file reads them decided until the next write of the
    * file, which holds them pending (a restart before that shows them decided, the change not made).
    * @returns the proposals after the decisions, in the order given.
-   * @throws what a `pick` throws (nothing changed); WriterLockedError while another instance writes
-   *   the file (ProposalFile.ensureWriter); the file's refusal as a ToolError saying nothing was
-   *   decided (proposalsFileRefusal); what `apply` throws, once the decisions are taken back.
+   * @throws what a `pick` throws (nothing changed); WriterLockedError as ProposalStore.stage; the file's
+   *   refusal as a ToolError saying nothing was decided ({@link proposalsFileRefusal}); what `apply`
+   *   throws, once the decisions are taken back.
    */
   private async decideAll(decisions: readonly Decision[], apply?: () => Promise<void>): Promise<Proposal[]> {
-    await this.file.ensureWriter();
+    await this.ensureWriter();
     return this.whileDeciding(
       decisions.map((d) => d.id),
       async () => {
@@ -192,7 +179,7 @@ export class ProposalDecisions {
         const putBack = (): void => undo.forEach((u) => this.putBack(u.p, u.before, u.reopen));
         const changed = picked.filter(({ p, change }) => change(p)).map(({ p }) => p);
         if (changed.length === 0) return picked.map(({ p }) => p);
-        const { error } = await this.file.save();
+        const { error } = await this.save();
         if (error !== null) {
           putBack();
           throw proposalsFileRefusal(error, 'nothing was decided');
@@ -201,11 +188,11 @@ export class ProposalDecisions {
           await apply?.();
         } catch (err) {
           putBack();
-          const { error: again } = await this.file.save();
+          const { error: again } = await this.save();
           if (again !== null) console.error('Vault MCP: a decision was taken back, but the proposals file could not be saved', again);
           throw err;
         } finally {
-          for (const p of changed) this.memory.emit({ type: 'updated', proposal: p });
+          for (const p of changed) this.emit({ type: 'updated', proposal: p });
         }
         return picked.map(({ p }) => p);
       },
@@ -220,15 +207,15 @@ export class ProposalDecisions {
 
   /**
    * Puts a decision back: `p`'s decision fields as in `before` (decision-snapshot.ts), its
-   * texts kept for reopening as in `reopen`, its cached hunks recomputed, and `p` itself back in
-   * memory if the failed write's pruning of old resolved proposals took it out.
+   * texts kept for reopening as in `reopen`, its cached hunks recomputed, and `p` itself back in the
+   * store if the failed write's pruning of old resolved proposals took it out.
    */
   private putBack(p: Proposal, before: DecisionSnapshot, reopen: { base_text: string; proposed_text: string } | undefined): void {
     restoreDecision(p, before);
     if (reopen) this.reopenable.set(p.id, reopen);
     else this.reopenable.delete(p.id);
-    this.memory.forgetHunks(p.id);
-    if (!this.memory.get(p.id)) this.memory.add(p);
+    this.hunkCache.forget(p.id);
+    if (!this.byId.has(p.id)) this.byId.set(p.id, p);
   }
 
   /** The pending proposal `id`. @throws Error as {@link requireOpen}, or when it is stale (staleRefusal). */
@@ -240,7 +227,7 @@ export class ProposalDecisions {
 
   /** The open (pending or stale) proposal `id`. @throws Error when there is none or it is decided. */
   private requireOpen(id: string): Proposal {
-    const p = this.memory.get(id);
+    const p = this.byId.get(id);
     if (!p) throw new Error(`No proposal '${id}'.`);
     if (!isOpen(p)) throw new Error(`Proposal '${id}' is already ${p.status.replace('_', ' ')}.`);
     return p;
@@ -251,7 +238,7 @@ export class ProposalDecisions {
     p.status = status;
     p.resolved_at = this.now().toISOString();
     if (p.base_text !== null && p.proposed_text !== null && (p.kind === 'edit' || p.kind === 'properties')) {
-      p.hunk_total = this.memory.hunksOf(p).length;
+      p.hunk_total = this.hunkCache.of(p).length;
       this.reopenable.set(p.id, { base_text: p.base_text, proposed_text: p.proposed_text });
       for (const id of [...this.reopenable.keys()].slice(0, Math.max(0, this.reopenable.size - KEEP_REOPENABLE)))
         this.reopenable.delete(id);
@@ -261,6 +248,6 @@ export class ProposalDecisions {
       p.base_text = null;
       p.proposed_text = null;
     }
-    this.memory.forgetHunks(p.id);
+    this.hunkCache.forget(p.id);
   }
 }

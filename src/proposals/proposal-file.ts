@@ -3,7 +3,7 @@ import type { WriterLock } from '../vault/plugin-files/writer-lock';
 import { fileSystemRefusal } from '../vault/writes/write-errors';
 import { ToolError } from '../errors';
 import { parseProposals, serializeProposals } from './proposal-codec';
-import type { ProposalMemory } from './proposal-memory';
+import { ProposalMemory } from './proposal-memory';
 import { isOpen } from './proposal-state';
 
 /** How many decided (accepted, partly accepted, rejected) proposals the file keeps for proposal_status. */
@@ -25,12 +25,12 @@ interface SaveBatch {
 }
 
 /**
- * Where the proposals persist (docs/architecture.md#proposals): `proposals.json` in the plugin
- * folder, read into and written from the proposals in memory ({@link ProposalMemory}), written
- * only while this instance holds the plugin folder's writer lock, each write a group commit
- * ({@link save}). ProposalStore's persistence.
+ * The persistence layer of ProposalStore (docs/architecture.md#proposals): the proposals in
+ * memory ({@link ProposalMemory}) persist in `proposals.json` in the plugin folder, written only
+ * while this instance holds the plugin folder's writer lock, each write a group commit
+ * ({@link save}), read again when another instance wrote it ({@link refresh}).
  */
-export class ProposalFile {
+export abstract class ProposalFile extends ProposalMemory {
   /** The last write of the file queued (never rejects: each save's outcome goes to its batch). */
   private writing: Promise<void> = Promise.resolve();
   /** The write the next saves share, not started yet; null when none is queued. */
@@ -38,20 +38,16 @@ export class ProposalFile {
   /** The file's stamp (PluginFile.stamp) when {@link refresh} last read it; undefined before. */
   private stampSeen?: string;
 
+  /** Where proposals persist (`proposals.json` in the plugin folder); given by ProposalStore's constructor. */
+  protected abstract readonly file: PluginFile;
+  /** The clock, for `created_at` / `resolved_at` and the name of a damaged file kept aside. */
+  protected abstract readonly now: () => Date;
   /**
-   * @param memory the proposals in memory, replaced when the file is read, written from.
-   * @param file where proposals persist (`proposals.json` in the plugin folder).
-   * @param now the clock, for the name of a damaged file kept aside.
-   * @param lock the plugin folder's writer lock (writer-lock.ts): the file is written only
-   *   while this instance holds it, so a second instance never drops this one's proposals.
-   *   Without one (unit tests of a single store) the file is written freely.
+   * The plugin folder's writer lock (writer-lock.ts): the file is written only while this
+   * instance holds it, so a second instance never drops this one's proposals. Null (unit tests
+   * of a single store): the file is written freely.
    */
-  constructor(
-    private readonly memory: ProposalMemory,
-    private readonly file: PluginFile,
-    private readonly now: () => Date,
-    private readonly lock: WriterLock | null,
-  ) {}
+  protected abstract readonly lock: WriterLock | null;
 
   /**
    * Reads the proposals file and takes the writer lock. A file that does not parse is moved
@@ -67,7 +63,7 @@ export class ProposalFile {
       throw err;
     });
     if (locked === 'stopped') return { stopped: true };
-    const loaded = await this.read(!locked);
+    const loaded = await this.readFile(!locked);
     if (this.lock?.isClosed) return { stopped: true };
     if (locked) return { problem: `Vault MCP: ${locked.message}` };
     return loaded;
@@ -80,15 +76,7 @@ export class ProposalFile {
    * @throws WriterLockedError (ToolError 'unavailable') while another instance writes the file.
    */
   async ensureWriter(): Promise<void> {
-    if (this.lock && (await this.lock.ensure()) === 'acquired') await this.read();
-  }
-
-  /**
-   * Whether another instance writes the file: this one has a writer lock it does not hold. That
-   * instance sees the same vault events and updates the file for them (ProposalStore.followNotes).
-   */
-  get writtenElsewhere(): boolean {
-    return this.lock !== null && !this.lock.isHeld;
+    if (this.lock && (await this.lock.ensure()) === 'acquired') await this.readFile();
   }
 
   /**
@@ -105,33 +93,32 @@ export class ProposalFile {
     if (!this.lock || this.lock.isHeld || this.lock.isClosed) return;
     try {
       const seen = await this.file.stamp();
-      if (seen !== this.stampSeen && !(await this.read(false)).problem) this.stampSeen = seen;
+      if (seen !== this.stampSeen && !(await this.readFile(false)).problem) this.stampSeen = seen;
     } catch {
       // Read again at the next call.
     }
   }
 
   /**
-   * Reads the proposals file into memory (see {@link load}), in place of what memory held, and
-   * tells the listeners (`loaded`) unless there is no file.
+   * Reads the proposals file into the store (see {@link load}).
    * @param mayRepair the writer lock's holder reads: a write a crash interrupted is finished or
    *   undone first (PluginFile.read) and a damaged file is moved aside (the file is its). Any
    *   other instance reads the file as it is (PluginFile.readAsIs): the holder's temp copies are live.
-   * @returns `{problem}` when the file does not parse (kept aside when `mayRepair`); else `{}`.
    */
-  private async read(mayRepair = true): Promise<{ problem?: string }> {
+  private async readFile(mayRepair = true): Promise<{ problem?: string }> {
     const text = mayRepair ? await this.file.read() : await this.file.readAsIs();
-    this.memory.clear();
+    for (const id of this.byId.keys()) this.hunkCache.forget(id);
+    this.byId.clear();
     if (text === null) return {};
     let problem: string | undefined;
     try {
-      for (const p of parseProposals(text)) this.memory.add(p);
+      for (const p of parseProposals(text)) this.byId.set(p.id, p);
     } catch (err) {
       if (!mayRepair) return { problem: `Vault MCP could not read its proposals file (${(err as Error).message}).` };
       const aside = await this.file.keepCorruptAside(this.now());
       problem = `Vault MCP could not read its proposals file (${(err as Error).message}); it was kept as ${aside} and pending changes start empty.`;
     }
-    this.memory.emit({ type: 'loaded' });
+    this.emit({ type: 'loaded' });
     return problem ? { problem } : {};
   }
 
@@ -150,7 +137,7 @@ export class ProposalFile {
    *   so no later write puts on disk a proposal the agent was told was not staged.
    * @returns the write's outcome; never rejects.
    */
-  save(staged?: string): Promise<SaveOutcome> {
+  protected save(staged?: string): Promise<SaveOutcome> {
     let batch = this.nextBatch;
     if (batch === null) {
       let finish!: (outcome: SaveOutcome) => void;
@@ -166,14 +153,21 @@ export class ProposalFile {
   /** Makes the write `batch` shares (see {@link save}); oldest resolved proposals beyond KEEP_RESOLVED are dropped first. Never throws. */
   private async writeBatch(batch: SaveBatch): Promise<void> {
     if (this.nextBatch === batch) this.nextBatch = null;
-    const resolved = this.memory.all().filter((p) => !isOpen(p));
-    for (const p of resolved.slice(0, Math.max(0, resolved.length - KEEP_RESOLVED))) this.memory.remove(p.id);
+    const resolved = this.all().filter((p) => !isOpen(p));
+    for (const p of resolved.slice(0, Math.max(0, resolved.length - KEEP_RESOLVED))) {
+      this.byId.delete(p.id);
+      this.hunkCache.forget(p.id);
+    }
     try {
-      await this.file.write(serializeProposals(this.memory.all()));
+      await this.file.write(serializeProposals(this.all()));
       batch.finish({ error: null, landed: batch.staged });
     } catch (error) {
       const landed = await this.stagedInFile(batch.staged);
-      for (const id of batch.staged) if (!landed.has(id)) this.memory.remove(id);
+      for (const id of batch.staged) {
+        if (landed.has(id)) continue;
+        this.byId.delete(id);
+        this.hunkCache.forget(id);
+      }
       batch.finish({ error: error instanceof Error ? error : new Error(String(error)), landed });
     }
   }

@@ -1,10 +1,7 @@
-import { ToolError, type VaultSight } from '../errors';
-import type { NoteStore } from '../vault/note-store';
+import { ToolError } from '../errors';
 import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
-import type { ProposalStore } from './proposal-store';
 import { isOpen, NOTE_GONE, staleRefusal, type LiveState } from './proposal-state';
 import { entryRequest, ProposalAcceptance, refusedNow, staleReason, type AcceptOutcome } from './proposal-acceptance';
-import { ProposerScope } from './proposer-scope';
 import { liveStaleReason } from './proposal-summary';
 import type { Proposal, ReviewHunk } from './types';
 
@@ -18,33 +15,12 @@ import type { Proposal, ReviewHunk } from './types';
  * is now, in the listings and in a refused accept alike, and pending again once the cause is
  * gone (nothing of that is saved: {@link liveState} judges it each time). A revoked key's
  * proposal, and one whose note was deleted, are stale for good (ProposalStore.settle): listed
- * until the user rejects them, never accepted.
+ * until the user rejects them, never accepted. Applying an accept is the layer below
+ * (ProposalAcceptance), which also holds the constructor.
  */
-export class ProposalReview {
+export class ProposalReview extends ProposalAcceptance {
   /** Listeners of {@link onLiveChange} told of settings changes ({@link accessChanged}). */
   private readonly accessListeners = new Set<() => void>();
-  /** The proposing key as it is now. */
-  private readonly scope: ProposerScope;
-  /** Applies what {@link accept} finds applicable. */
-  private readonly acceptance: ProposalAcceptance;
-
-  /**
-   * @param store the proposals. @param notes the vault side (checks and writes).
-   * @param keyRoots the current roots of a key by id, or null when the key no longer exists
-   *   (revoked): acceptance uses the key's roots as they are then, not as they were.
-   * @param keySight what a key by id may be shown of the vault in messages (its tool set's
-   *   AccessScope.sight; undefined: all), so a reason a proposal cannot be applied, which the
-   *   proposing key reads in proposal_status, names no note and quotes no text its tools do not show.
-   */
-  constructor(
-    private readonly store: ProposalStore,
-    private readonly notes: NoteStore,
-    keyRoots: (keyId: string) => string[] | null,
-    keySight: (keyId: string) => VaultSight | undefined = () => undefined,
-  ) {
-    this.scope = new ProposerScope(keyRoots, keySight);
-    this.acceptance = new ProposalAcceptance(store, notes, this.scope);
-  }
 
   /**
    * Whether a pending proposal can be applied now, and where it stands: the one check that
@@ -64,9 +40,9 @@ export class ProposalReview {
    */
   async liveState(p: Proposal): Promise<LiveState | null> {
     if (p.status !== 'pending' || (p.kind === 'create' && p.tool === WIDGET_WRITE_TOOL)) return null;
-    const revoked = this.scope.revokedReason(p);
+    const revoked = this.revokedReason(p);
     if (revoked) return { ...NOTE_GONE, refused: revoked };
-    const scope = this.scope.of(p);
+    const scope = this.scopeOf(p);
     try {
       if (p.kind === 'edit' || p.kind === 'properties') {
         const text = await this.notes.writes.currentText(p.path, scope);
@@ -77,7 +53,7 @@ export class ProposalReview {
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       if (err.code === 'not_found' && p.kind !== 'create' && p.kind !== 'folder') return NOTE_GONE;
-      return { gone: false, placed: [], baseChanged: false, refused: staleReason(err, p, this.scope.sightOf(p)) };
+      return { gone: false, placed: [], baseChanged: false, refused: staleReason(err, p, this.keySight(p.key_id)) };
     }
   }
 
@@ -148,7 +124,7 @@ export class ProposalReview {
     await this.store.ensureWriter();
     const p = this.openProposal(id);
     if (p.status === 'stale') return { proposal: p, applied: 0, stale: 1 };
-    const revoked = this.scope.revokedReason(p);
+    const revoked = this.revokedReason(p);
     if (revoked) return { proposal: await this.store.settle(id, 'stale', revoked), applied: 0, stale: 1 };
     if (hunkIndex !== undefined && p.kind !== 'edit' && p.kind !== 'properties')
       throw new Error(`Proposal '${id}' is a ${p.kind}, which has no hunks; accept it whole.`);
@@ -156,11 +132,8 @@ export class ProposalReview {
     const live = await this.liveState(p);
     const unavailable = live !== null && (live.gone || live.baseChanged || live.refused !== undefined);
     if (unavailable) return refusedNow(p, liveStaleReason(p, live), 1);
-    if (p.kind === 'edit' || p.kind === 'properties') {
-      if (hunkIndex !== undefined) this.assertUndecided(p, hunkIndex);
-      return this.acceptance.text(p, hunkIndex);
-    }
-    return this.store.whileAccepting(id, () => this.acceptance.entry(p));
+    if (p.kind === 'edit' || p.kind === 'properties') return this.acceptText(p, hunkIndex);
+    return this.store.whileAccepting(id, () => this.acceptEntry(p));
   }
 
   /**
@@ -200,12 +173,12 @@ export class ProposalReview {
   reviewHunks(path: string, text: string): ReviewHunk[] {
     const refused = new Set<string>();
     for (const p of this.store.pendingOn(path)) {
-      if (p.status !== 'pending' || this.scope.revokedReason(p)) {
+      if (p.status !== 'pending' || this.revokedReason(p)) {
         refused.add(p.id);
         continue;
       }
       try {
-        this.notes.writes.checkExactText(path, text, text, this.scope.of(p));
+        this.notes.writes.checkExactText(path, text, text, this.scopeOf(p));
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
         refused.add(p.id);
@@ -231,15 +204,15 @@ export class ProposalReview {
     const p = this.pendingProposal(hunk.proposalId);
     this.assertUndecided(p, hunk.index);
     const before = textAfter.slice(0, hunk.from) + hunk.removed + textAfter.slice(hunk.from + hunk.inserted.length);
-    this.notes.writes.checkExactText(p.path, before, textAfter, this.scope.of(p));
+    this.notes.writes.checkExactText(p.path, before, textAfter, this.scopeOf(p));
     // Decided and saved first; the editor then saved at once, judged on the disk right before (not by Obsidian's own save 2 s
-    // later, which nothing judges), the decision taken back when that save fails (ProposalDecisions.decideAll).
+    // later, which nothing judges), the decision taken back when that save fails (ProposalStore.decide).
     const decided = await this.store.decideHunks(p.id, [hunk.index], 'accepted', () =>
-      this.notes.writes.saveAcceptedInEditor(p.path, this.scope.of(p)),
+      this.notes.writes.saveAcceptedInEditor(p.path, this.scopeOf(p)),
     );
     this.notes.applied.report(
       { kind: p.kind === 'properties' ? 'properties' : 'edit', tool: p.tool, path: p.path, before, after: textAfter },
-      this.scope.of(p, [hunk.index]),
+      this.scopeOf(p, [hunk.index]),
     );
     return decided;
   }
@@ -267,15 +240,6 @@ export class ProposalReview {
     const p = this.openProposal(id);
     if (p.status === 'stale') throw new Error(staleRefusal(p));
     return p;
-  }
-
-  private assertUndecided(p: Proposal, index: number): void {
-    const hunk = this.store.hunksOf(p).find((h) => h.index === index);
-    if (!hunk || p.decisions[index] !== undefined) {
-      throw new Error(
-        `Proposal '${p.id}' has no undecided hunk ${index}; its hunks are numbered from 0 in the order they appear in the note.`,
-      );
-    }
   }
 }
 

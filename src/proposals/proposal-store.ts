@@ -5,11 +5,10 @@ import type { WriterLock } from '../vault/plugin-files/writer-lock';
 import type { PreparedWrite } from '../vault/writes/write-types';
 import { undecidedHunks } from './proposal-hunks';
 import type { Hunk, PlacedHunk } from '../diff/types';
-import type { HunkDecision, Proposal, ReviewHunk } from './types';
+import type { Proposal, ReviewHunk } from './types';
 import { assertRoomForProposal } from './pending-limits';
 import { goneReason, isOpen } from './proposal-state';
-import { ProposalMemory, type ProposalEvent } from './proposal-memory';
-import { ProposalFile, proposalsFileRefusal } from './proposal-file';
+import { proposalsFileRefusal } from './proposal-file';
 import { ProposalDecisions } from './proposal-decisions';
 
 /** Who staged a proposal: the key's id, label (shown as provenance) and roots. */
@@ -27,13 +26,12 @@ export interface ProposalCaller {
  * and restart. Pending proposals follow renames of their note and go stale when it is
  * deleted. A stale proposal stays open (listed, counted, no `resolved_at`) until the user
  * rejects it, and is never accepted (docs/propose-mode.md). The note itself is untouched until
- * the user accepts (see ProposalReview). Made of the proposals in memory (ProposalMemory), their
- * file (ProposalFile) and the decisions on them (ProposalDecisions).
+ * the user accepts (see ProposalReview). The top layer: staging, the queries and following notes;
+ * below it the decisions (ProposalDecisions: settle, decideHunks, rejectHunks, reopenHunk), the
+ * file (ProposalFile: load, ensureWriter, refresh, flush) and the proposals in memory
+ * (ProposalMemory: get, all, onChange).
  */
-export class ProposalStore {
-  private readonly memory = new ProposalMemory();
-  private readonly proposalsFile: ProposalFile;
-  private readonly decisions: ProposalDecisions;
+export class ProposalStore extends ProposalDecisions {
   /** Proposals being accepted right now (see {@link whileAccepting}). */
   private readonly accepting = new Set<string>();
 
@@ -47,41 +45,11 @@ export class ProposalStore {
    */
   constructor(
     private readonly notes: NoteStore,
-    file: PluginFile,
-    private readonly now: () => Date = () => new Date(),
-    lock: WriterLock | null = null,
+    protected readonly file: PluginFile,
+    protected readonly now: () => Date = () => new Date(),
+    protected readonly lock: WriterLock | null = null,
   ) {
-    this.proposalsFile = new ProposalFile(this.memory, file, now, lock);
-    this.decisions = new ProposalDecisions(this.memory, this.proposalsFile, now);
-  }
-
-  /**
-   * Reads the proposals file and takes the writer lock (ProposalFile.load). A file that does not
-   * parse is moved aside and the store starts empty.
-   * @returns `{problem}`, one sentence for a Notice, when the file was damaged or another
-   *   instance holds the lock; `{stopped: true}` when the plugin unloaded meanwhile; else `{}`.
-   */
-  load(): Promise<{ problem?: string; stopped?: true }> {
-    return this.proposalsFile.load();
-  }
-
-  /**
-   * Before any change to the proposals: makes sure this instance is the plugin folder's writer,
-   * reading the file again when it took the lock over just now (ProposalFile.ensureWriter).
-   * Review actions call it before touching the vault.
-   * @throws WriterLockedError (ToolError 'unavailable') while another instance writes the file.
-   */
-  ensureWriter(): Promise<void> {
-    return this.proposalsFile.ensureWriter();
-  }
-
-  /**
-   * While another instance holds the writer lock, takes in what it wrote since this store last
-   * read the file (ProposalFile.refresh: one `stat`, a read only when the file changed). Readers
-   * call it first. Never throws.
-   */
-  refresh(): Promise<void> {
-    return this.proposalsFile.refresh();
+    super();
   }
 
   /**
@@ -103,7 +71,7 @@ export class ProposalStore {
    *   proposals or the pending texts would pass MAX_PENDING_CHARS, or another instance holds
    *   the writer lock (WriterLockedError; nothing staged); the file
    *   system's refusal as a tool error (full disk, permissions, the file moved away; see
-   *   proposalsFileRefusal) when the proposals file cannot be written and does not hold
+   *   {@link proposalsFileRefusal}) when the proposals file cannot be written and does not hold
    *   the proposal (nothing staged, in memory or on disk); other errors of that write as is.
    *   A write that failed although the file holds the proposal (its whole copy was swapped in
    *   when the file was read back) answers staged: the answer always matches the file.
@@ -132,21 +100,11 @@ export class ProposalStore {
       ...(reason !== undefined ? { reason } : {}),
       ...(caller.session !== undefined ? { session: caller.session } : {}),
     };
-    this.memory.add(proposal);
-    const { error, landed } = await this.proposalsFile.save(proposal.id);
+    this.byId.set(proposal.id, proposal);
+    const { error, landed } = await this.save(proposal.id);
     if (error !== null && !landed.has(proposal.id)) throw proposalsFileRefusal(error, 'nothing was staged');
-    this.memory.emit({ type: 'staged', proposal });
+    this.emit({ type: 'staged', proposal });
     return proposal;
-  }
-
-  /** @returns the proposal with `id`, or undefined. */
-  get(id: string): Proposal | undefined {
-    return this.memory.get(id);
-  }
-
-  /** @returns every proposal, oldest first. */
-  all(): Proposal[] {
-    return this.memory.all();
   }
 
   /**
@@ -202,7 +160,7 @@ export class ProposalStore {
    *   decided proposals, whose texts are dropped: `hunk_total` keeps their number).
    */
   hunksOf(p: Proposal): Hunk[] {
-    return this.memory.hunksOf(p);
+    return this.hunkCache.of(p);
   }
 
   /**
@@ -212,7 +170,7 @@ export class ProposalStore {
    */
   placedHunks(p: Proposal, current: string): PlacedHunk[] {
     if (!isOpen(p) || p.base_text === null || p.proposed_text === null) return [];
-    const placed = undecidedHunks(p, this.memory.hunksOf(p), current);
+    const placed = undecidedHunks(p, this.hunkCache.of(p), current);
     return p.status === 'stale' ? placed.map((h) => ({ ...h, stale: true })) : placed;
   }
 
@@ -229,74 +187,14 @@ export class ProposalStore {
   }
 
   /**
-   * Records the user's verdict on hunks `indexes` of the open text proposal `id`, all or nothing
-   * (ProposalDecisions.decideHunks), resolving it once no hunk is left undecided.
-   * @param apply the change in the vault that goes with an accept, run once the verdict is saved;
-   *   when it throws, the verdict is taken back.
-   * @returns the proposal after it.
-   * @throws Error when the proposal is decided, or is stale and `decision` is `accepted`;
-   *   WriterLockedError; the file's refusal as a ToolError; what `apply` throws, once taken back.
-   */
-  decideHunks(id: string, indexes: readonly number[], decision: HunkDecision, apply?: () => Promise<void>): Promise<Proposal> {
-    return this.decisions.decideHunks(id, indexes, decision, apply);
-  }
-
-  /**
-   * Rejects hunks of several open text proposals in one decision, one write of the file, all or
-   * nothing (ProposalDecisions.rejectHunks; the editor's Reject all).
-   * @param hunks the hunk indexes to reject, by proposal id.
-   * @returns the proposals after it, in the order of `hunks`.
-   * @throws Error when one of them does not exist or is decided (nothing is recorded); as {@link decideHunks}.
-   */
-  rejectHunks(hunks: ReadonlyMap<string, readonly number[]>): Promise<Proposal[]> {
-    return this.decisions.rejectHunks(hunks);
-  }
-
-  /**
-   * Takes back the acceptance of hunk `index` of proposal `id` (undone in the editor with Ctrl+Z;
-   * ProposalDecisions.reopenHunk): the hunk is undecided again and the proposal pending.
-   * @returns the proposal after it.
-   * @throws Error when there is no such proposal, the hunk was not accepted, or the proposal was
-   *   resolved before this run; as {@link decideHunks}.
-   */
-  reopenHunk(id: string, index: number): Promise<Proposal> {
-    return this.decisions.reopenHunk(id, index);
-  }
-
-  /**
-   * Decides a whole proposal: `accepted`, `rejected` (how a stale one is dismissed) or `stale`
-   * with the reason, all or nothing (ProposalDecisions.settle).
-   * @param apply the change in the vault that goes with an accept, run once the decision is saved;
-   *   when it throws, the decision is taken back.
-   * @returns the proposal after it.
-   * @throws Error when the proposal does not exist, is decided, or is stale and `status` is
-   *   `accepted`; as {@link decideHunks}.
-   */
-  settle(id: string, status: 'accepted' | 'rejected' | 'stale', reason?: string, apply?: () => Promise<void>): Promise<Proposal> {
-    return this.decisions.settle(id, status, reason, apply);
-  }
-
-  /**
-   * Subscribes to staged, updated and loaded events. @returns the unsubscribe function.
-   */
-  onChange(listener: (event: ProposalEvent) => void): () => void {
-    return this.memory.onChange(listener);
-  }
-
-  /** Waits until every write of the proposals file issued so far has finished (never rejects). */
-  flush(): Promise<void> {
-    return this.proposalsFile.flush();
-  }
-
-  /**
    * Saves the file with `p`'s path changed (a rename of its note, which happened whatever the file
    * holds), then tells listeners. @throws that write's error (the new path stays in memory and goes
    * into the next write).
    */
   private async commit(p: Proposal): Promise<void> {
-    const { error } = await this.proposalsFile.save();
+    const { error } = await this.save();
     if (error !== null) throw error;
-    this.memory.emit({ type: 'updated', proposal: p });
+    this.emit({ type: 'updated', proposal: p });
   }
 
   /**
@@ -315,7 +213,7 @@ export class ProposalStore {
 
   private async onNoteChange(change: NoteChange): Promise<void> {
     // The instance holding the writer lock sees the same vault events and updates the file.
-    if (this.proposalsFile.writtenElsewhere) return;
+    if (this.lock && !this.lock.isHeld) return;
     if (change.type === 'rename' && change.oldPath) {
       const moved = this.pendingOn(change.oldPath);
       for (const p of moved) p.path = change.path;

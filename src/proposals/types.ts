@@ -69,7 +69,7 @@ export interface Proposal {
   reason?: string;
   /**
    * The MCP session the proposing write came in, when the client had one: an accept logs its
-   * change under it (ProposerScope.of), so `revert session` covers it. Absent in files
+   * change under it (ProposalAcceptance.scopeOf), so `revert session` covers it. Absent in files
    * written before it was kept (such an accept is logged with no session).
    */
   session?: string;
