@@ -10,7 +10,7 @@ import { isOpen } from './proposal-state';
 const KEEP_RESOLVED = 200;
 
 /** What one write of the proposals file came to: the write's error (null when it was written) and the proposals staged into it that the file holds. */
-export interface SaveOutcome {
+interface SaveOutcome {
   error: Error | null;
   /** Ids of the proposals staged into this write that the file holds afterwards (every one when it was written). */
   landed: ReadonlySet<string>;
