@@ -1,7 +1,7 @@
 import type { Proposal } from './types';
 
 /**
- * What a decision changes on a proposal (ProposalStore's decide, settle, decideHunks, reopenHunk):
+ * What a decision changes on a proposal (ProposalDecisions: settle, decideHunks, rejectHunks, reopenHunk):
  * its status, its hunk decisions, when it was resolved, its texts (dropped once decided) with the
  * hunk count kept instead, and why it is stale. Its path, which a rename of its note changes while
  * a decision is saved, is not among them.

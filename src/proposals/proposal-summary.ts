@@ -1,5 +1,4 @@
-import type { LiveState } from './proposal-review';
-import { goneReason } from './proposal-store';
+import { goneReason, type LiveState } from './proposal-state';
 import { hunkAsLines, lineCount } from '../diff/hunk-lines';
 import type { Hunk } from '../diff/types';
 import type { Proposal } from './types';

@@ -13,7 +13,7 @@ export type ProposalKind = 'edit' | 'create' | 'delete' | 'move' | 'properties' 
  * accepted), `partly_accepted` (some accepted, the rest rejected), `rejected`, `stale` (the
  * note went away or changed so that nothing left can apply: it is never accepted and waits,
  * listed and counted with no `resolved_at`, until the user rejects it; one with `resolved_at`
- * was closed by an older version, ProposalStore isOpen).
+ * was closed by an older version, proposal-state.ts isOpen).
  */
 export type ProposalStatus = 'pending' | 'accepted' | 'partly_accepted' | 'rejected' | 'stale';
 
@@ -69,7 +69,7 @@ export interface Proposal {
   reason?: string;
   /**
    * The MCP session the proposing write came in, when the client had one: an accept logs its
-   * change under it (ProposalReview.scopeOf), so `revert session` covers it. Absent in files
+   * change under it (ProposalAcceptance.scopeOf), so `revert session` covers it. Absent in files
    * written before it was kept (such an accept is logged with no session).
    */
   session?: string;

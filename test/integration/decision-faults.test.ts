@@ -14,7 +14,7 @@ function fsError(code: string, path: string): NodeJS.ErrnoException {
 const FILES = { 'A.md': 'alpha\n', 'B.md': 'beta\n', 'C.md': 'gamma\n' };
 
 /**
- * Accepting or rejecting a proposal is all or nothing (ProposalStore.decide, docs/reliability.md):
+ * Accepting or rejecting a proposal is all or nothing (ProposalDecisions.decideAll, docs/reliability.md):
  * the decision is saved to proposals.json before the note is changed, put back in memory when that
  * write fails, and taken back (in memory and in the file) when the note's change then fails. Before,
  * the decision stayed in memory when the file could not be written: the views showed the proposal

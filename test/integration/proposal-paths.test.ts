@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
-import { goneReason } from '../../src/proposals/proposal-store';
+import { goneReason } from '../../src/proposals/proposal-state';
 import { secretIdForKey } from '../../src/settings/key-record';
 import { runReviewCommand } from '../../src/ui/review/review-commands';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';

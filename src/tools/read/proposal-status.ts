@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../errors';
 import { proposalSummary } from '../../proposals/proposal-summary';
-import { NOTE_GONE } from '../../proposals/proposal-review';
+import { NOTE_GONE } from '../../proposals/proposal-state';
 import type { Proposal } from '../../proposals/types';
 import { defineTool, type ToolContext } from '../tool';
 import { agentActivity } from '../../activity/agent-activity';

@@ -1,6 +1,7 @@
 import { debounce, MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsidian';
 import { SidebarListView } from '../sidebar-view';
-import type { LiveState, ProposalReview } from '../../proposals/proposal-review';
+import type { ProposalReview } from '../../proposals/proposal-review';
+import type { LiveState } from '../../proposals/proposal-state';
 import type { ProposalStore } from '../../proposals/proposal-store';
 import { hunkAsLines, noteLines } from '../../diff/hunk-lines';
 import { proposalSummary } from '../../proposals/proposal-summary';

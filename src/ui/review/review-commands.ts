@@ -1,5 +1,6 @@
-import { noSuchProposal, type LiveState, type ProposalReview } from '../../proposals/proposal-review';
-import { isOpen, type ProposalStore } from '../../proposals/proposal-store';
+import { noSuchProposal, type ProposalReview } from '../../proposals/proposal-review';
+import { isOpen, type LiveState } from '../../proposals/proposal-state';
+import type { ProposalStore } from '../../proposals/proposal-store';
 import { hunkAsLines, noteLines } from '../../diff/hunk-lines';
 import { proposalSummary } from '../../proposals/proposal-summary';
 import type { Hunk } from '../../diff/types';
@@ -212,7 +213,7 @@ async function decideAll(
       ? 'No pending changes.'
       : `No pending changes ${by === 'key' ? `from key "${value}"` : `on ${value}`}; list them with "proposals".`;
   // Rejections change no note, so they are made at once and share the writes of the proposals file
-  // (ProposalStore's group commit: two writes for any number); acceptances change notes, one after another.
+  // (ProposalFile.save's group commit: two writes for any number); acceptances change notes, one after another.
   const answers: string[] = [];
   if (verdict === 'reject') answers.push(...(await Promise.all(chosen.map((p) => decideProposal(target, verdict, p.id)))));
   else for (const p of chosen) answers.push(await decideProposal(target, verdict, p.id));
