@@ -314,9 +314,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * lost to an editor opened meanwhile), move_note checking `expected_hash` against the editor's text, activity
  * diffs withheld from keys without read tools, and accept/reject all-or-nothing with "Reject all" in one write.
  * +0.1 KB (session 33): a folder move beside a case twin tells the twin from the folder itself (moving into
- * `caset/sub` beside `CaseT/` was refused as a move into itself).
+ * `caset/sub` beside `CaseT/` was refused as a move into itself). +0.2 KB: an anchor's repeated line named
+ * once with its count, and src/proposals split into layers of under 260 lines each (a composition of the same
+ * parts cost 1.4 KB in delegating methods).
  */
-const BUDGET_BYTES = 893_400;
+const BUDGET_BYTES = 893_600;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
