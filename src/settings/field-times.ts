@@ -7,10 +7,7 @@
  * that never touched "Allow writes" cannot flip it, whatever its clock or its other changes.
  */
 import { NEVER_CHANGED } from './settings';
-import { nextStamp, readableStamp, stampMs } from './stamps';
-
-/** `fieldTimes`: a field's name → when it was last changed (ISO 8601), here or on a synced device. */
-export type FieldTimes = Record<string, string>;
+import { nextStamp, readableStamp, stampMs, type FieldTimes } from './stamps';
 
 /** A settings block or key record that carries stamps. */
 export interface Stamped {

@@ -1,4 +1,4 @@
-import type { FieldTimes } from './field-times';
+import type { FieldTimes } from './stamps';
 
 /**
  * A key record as stored in data.json. The token itself is never stored here: it lives

@@ -1,6 +1,6 @@
 import type { KeyRecord } from './key-record';
 import type { AccessEntryTimes } from './access-entries';
-import type { FieldTimes } from './field-times';
+import type { FieldTimes } from './stamps';
 
 /** The schema version written to data.json; bump it and add a step in migrate-settings.ts. */
 export const SETTINGS_SCHEMA_VERSION = 1;

@@ -4,6 +4,9 @@
  * stamp that is missing or reads as no time.
  */
 
+/** `fieldTimes` (settings/field-times.ts): a field's name → when it was last changed (ISO 8601), here or on a synced device. */
+export type FieldTimes = Record<string, string>;
+
 /**
  * A stamp as ms since the epoch.
  * @param stamp anything read from data.json; only text that `Date.parse` reads is a time.

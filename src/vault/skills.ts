@@ -1,4 +1,4 @@
-import { TFile, TFolder, normalizePath } from 'obsidian';
+import { TFile, TFolder } from 'obsidian';
 import { quoteInput, ToolError } from '../errors';
 import type { AccessScope } from './access/access';
 import { bodyStart } from './content/note-body';
@@ -11,9 +11,6 @@ const OUTSIDE_SPELLING = /^(?:[\\/]|[a-zA-Z]:|[a-zA-Z][a-zA-Z0-9+.-]*:\/\/|~[\\/
 
 /** The file that makes a folder a skill (Agent Skills layout: `<skills folder>/<name>/SKILL.md`). */
 export const SKILL_FILE = 'SKILL.md';
-
-/** Default of the "Skills folder" setting. */
-export const DEFAULT_SKILLS_FOLDER = 'Skills';
 
 /** One skill as `skills_list` shows it. `name`/`description` are null and `error` says why when the frontmatter is malformed. */
 export interface SkillEntry {
@@ -56,24 +53,6 @@ export interface SkillFileText {
  * read, so a video or data dump in a skill's folder is never loaded to be paged 8000 chars at a time.
  */
 export const SKILL_FILE_MAX_BYTES = 5 * 1024 * 1024;
-
-/**
- * The vault-relative skills folder named by the setting: normalized (Obsidian's
- * `normalizePath`, no leading/trailing slashes); empty means {@link DEFAULT_SKILLS_FOLDER}.
- */
-export function skillsFolderOf(setting: string | undefined): string {
-  const path = normalizePath((setting ?? '').trim()).replace(/^\/+|\/+$/g, '');
-  return path === '' || path === '/' ? DEFAULT_SKILLS_FOLDER : path;
-}
-
-/**
- * True when a change at `path` can change the skills under `folder` (anything inside the
- * folder, or the folder itself): what makes a session check whether its key's prompts changed
- * (`notifications/prompts/list_changed`, SkillPrompts.digest).
- */
-export function touchesSkills(path: string, folder: string): boolean {
-  return isPathInside(path, folder, true) || isPathInside(folder, path, true);
-}
 
 /**
  * The frontmatter verdict on one SKILL.md text (Agent Skills: YAML frontmatter with string
@@ -121,7 +100,7 @@ export class SkillCatalog {
   /**
    * Every skill under `folder` that `scope` may read, by id; malformed ones are listed with
    * `error`, not hidden. One whose SKILL.md leads elsewhere on disk at the read is left out, as a missing one.
-   * @param folder the skills folder ({@link skillsFolderOf}).
+   * @param folder the skills folder (skills-folder.ts skillsFolderOf).
    */
   async list(folder: string, scope: AccessScope): Promise<SkillEntry[]> {
     const files = this.skillFiles(folder, scope);

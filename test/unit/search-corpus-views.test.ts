@@ -1,6 +1,7 @@
 import { CorpusViews } from '../../src/search/engine/corpus-views';
 import { LexicalEngine, type CallerAccess } from '../../src/search/engine/lexical-engine';
-import { TermIndex, type CorpusView } from '../../src/search/engine/term-index';
+import { TermIndex } from '../../src/search/engine/term-index';
+import type { CorpusView } from '../../src/search/engine/corpus-view';
 import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 import { seededRandom } from '../harness/seeded-random';

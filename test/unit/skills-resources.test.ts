@@ -2,7 +2,8 @@ import { JsonRpcError } from '../../src/server/session/tool-dispatch';
 import { NOTE_URI_PREFIX, noteUri, pathOfNoteUri } from '../../src/server/content/note-resources';
 import { migrateSettings } from '../../src/settings/migrate-settings';
 import { NEVER_CHANGED } from '../../src/settings/settings';
-import { judgeSkillText, skillsFolderOf, touchesSkills } from '../../src/vault/skills';
+import { judgeSkillText } from '../../src/vault/skills';
+import { skillsFolderOf, touchesSkills } from '../../src/vault/skills-folder';
 
 describe('SKILL.md frontmatter', () => {
   it('takes name and description from good frontmatter', () => {

@@ -1,4 +1,5 @@
-import type { CorpusView, TermIndex } from './term-index';
+import type { TermIndex } from './term-index';
+import type { CorpusView } from './corpus-view';
 
 /** Callers whose {@link CorpusView} is kept (the most recently used ones). */
 const CACHED_VIEWS = 8;

@@ -9,6 +9,7 @@ import { StemGroups } from './text/stemming';
 import { TermDictionary } from './postings/term-dictionary';
 import { internIndexTerms } from './text/tokenizer';
 import { grow, growBytes } from './postings/typed-growth';
+import type { CorpusView, ScoreSheet } from './corpus-view';
 
 /**
  * The inverted index behind {@link LexicalEngine}: for each term, the documents and fields it
@@ -98,30 +99,6 @@ const MAX_DEAD_LISTED = 64;
  * steps of 256k postings took 41 ms for the first, 4-5 ms after), so the shortest lists go first.
  */
 const BOUND_STEP_POSTINGS = 1 << 16;
-
-/**
- * Scores summed per document for one query term: `values` by doc id, and the ids with a score in
- * first-scored order, `docs[0]` to `docs[count - 1]` (typed, with room for every doc id: a common
- * word lists most of 100k notes, and pushing them onto a growing array cost more than scoring them).
- */
-export interface ScoreSheet {
-  values: Float64Array;
-  docs: Int32Array;
-  count: number;
-}
-
-/**
- * What one caller may see of the index, and the BM25 statistics counted over it: built by
- * {@link TermIndex.view}, valid while the index's {@link TermIndex.version} is unchanged.
- */
-export interface CorpusView {
-  /** 1 for each live document the caller may see, by doc id. */
-  visible: Uint8Array;
-  /** Number of visible documents (BM25's N). */
-  count: number;
-  /** Each field's length summed over the visible documents (terms). */
-  fieldTotal: Float64Array;
-}
 
 /**
  * One saved line: `D` rows of documents, or `T` terms with the byte length of each one's

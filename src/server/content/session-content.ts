@@ -8,7 +8,7 @@ import {
 import { inputExcerpt } from '../../errors';
 import type { ToolContext } from '../../tools/tool';
 import type { NoteChange } from '../../vault/note-store';
-import { skillsFolderOf, touchesSkills } from '../../vault/skills';
+import { skillsFolderOf, touchesSkills } from '../../vault/skills-folder';
 import { NOTE_TEMPLATE, NOTE_URI_TEMPLATE, NoteResources, noteUri, pathOfNoteUri } from './note-resources';
 import { NoteSubscriptions } from './note-subscriptions';
 import type { SessionAddOn } from './session-add-on';

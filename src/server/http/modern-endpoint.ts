@@ -2,7 +2,7 @@ import { createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcont
 import type { McpSessionServer } from '../session/mcp-session';
 import type { ToolContext } from '../../tools/tool';
 import type { NoteChange } from '../../vault/note-store';
-import { skillsFolderOf, touchesSkills } from '../../vault/skills';
+import { skillsFolderOf, touchesSkills } from '../../vault/skills-folder';
 import { NoteResources, noteUri, pathOfNoteUri } from '../content/note-resources';
 import { NoteSubscriptions } from '../content/note-subscriptions';
 import { PromptView, promptDigestOf } from '../content/skill-prompts';

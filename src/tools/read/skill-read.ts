@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../errors';
-import { SkillCatalog, skillsFolderOf } from '../../vault/skills';
+import { SkillCatalog } from '../../vault/skills';
+import { skillsFolderOf } from '../../vault/skills-folder';
 import { defineTool } from '../tool';
 import { BODY_BUDGET, pageText } from './read-note';
 

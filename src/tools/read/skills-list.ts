@@ -1,4 +1,5 @@
-import { SkillCatalog, skillsFolderOf } from '../../vault/skills';
+import { SkillCatalog } from '../../vault/skills';
+import { skillsFolderOf } from '../../vault/skills-folder';
 import { defineTool } from '../tool';
 
 /**

@@ -3,7 +3,7 @@ import { normalizeKeyMode } from '../../settings/key-record';
 import { stagedResult } from '../../proposals/proposal-summary';
 import { Slicer } from '../../search/engine/slicer';
 import { INSTRUCTION_PASS_SLICE_MS } from '../../vault/instructions/instruction-places';
-import { skillsFolderOf } from '../../vault/skills';
+import { skillsFolderOf } from '../../vault/skills-folder';
 import { unchangedWrite, type HoldRule, type PreparedWrite, type WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
 

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { TFile, TFolder, type App, type EventRef, type Stat, type TAbstractFile } from 'obsidian';
 import { foldPath, isPathInside, parentOf } from '../paths/paths';
-import { touchesSkills } from '../skills';
+import { touchesSkills } from '../skills-folder';
 import type { HoldRule } from '../writes/write-types';
 import { hasInstructionName, importsInstructions, isAgentInstructionPath } from './agent-instructions';
 import { importPathsIn, MAX_IMPORT_HOPS, MAX_IMPORTING_FILE_BYTES } from './instruction-imports';

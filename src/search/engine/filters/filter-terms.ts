@@ -1,5 +1,6 @@
 import { BM25F, bm25Idf, bm25Saturate } from '../ranked/bm25';
-import type { CorpusView, ExpandMode, Expansion, ScoreSheet, TermIndex } from '../term-index';
+import type { ExpandMode, Expansion, TermIndex } from '../term-index';
+import type { CorpusView, ScoreSheet } from '../corpus-view';
 import { queryTerms } from '../text/tokenizer';
 
 /** How one word or phrase of a filter query (any query with an operator) is looked up and scored in the term index. */

@@ -1,4 +1,4 @@
-import type { CorpusView, ScoreSheet } from '../term-index';
+import type { CorpusView, ScoreSheet } from '../corpus-view';
 
 /**
  * Holder bitsets and per-window score bounds of the index's very common terms, for ranked

@@ -5,7 +5,8 @@ import type { EngineResult } from '../engine-match';
 import { denseScores } from './ranked-dense';
 import { prunedScores } from './ranked-pruning';
 import { planRanked, rankedScores, type RankedHits, type RankingScratch } from './ranked-search';
-import type { CorpusView, Expansion, TermIndex } from '../term-index';
+import type { Expansion, TermIndex } from '../term-index';
+import type { CorpusView } from '../corpus-view';
 import type { TitleStemTable } from './title-stems';
 
 /**

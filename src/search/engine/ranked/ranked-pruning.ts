@@ -3,7 +3,8 @@ import { roundUp } from '../postings/block-bounds';
 import { FIELD_COUNT } from '../text/note-fields';
 import { postingField, postingFrequency } from '../postings/posting-codec';
 import { titleFactor, titleNamed, type RankedHits, type RankedPlan, type RankingScratch } from './ranked-search';
-import type { CorpusView, TermIndex } from '../term-index';
+import type { TermIndex } from '../term-index';
+import type { CorpusView } from '../corpus-view';
 import type { TitleStemTable } from './title-stems';
 import { LargestValues, TopCandidates } from './top-k';
 

@@ -1,7 +1,8 @@
 import { wordMode } from '../../query/query-plan';
 import { isStopWord, stemOf } from '../text/stemming';
 import { BM25F, bm25Idf, bm25Saturate } from './bm25';
-import { expansion, type CorpusView, type Expansion, type TermIndex } from '../term-index';
+import { expansion, type Expansion, type TermIndex } from '../term-index';
+import type { CorpusView } from '../corpus-view';
 import type { TitleStemTable } from './title-stems';
 import { TopCandidates } from './top-k';
 import { queryTerms } from '../text/tokenizer';

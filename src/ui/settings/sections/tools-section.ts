@@ -3,7 +3,7 @@ import { stampField, toolToggleField, type FieldOf } from '../../../settings/fie
 import { DEFAULT_WIDGETS_FOLDER } from '../../../settings/settings';
 import { ALL_TOOLS, ownToggle } from '../../../tools/registry';
 import type { ToolDefinition } from '../../../tools/tool';
-import { DEFAULT_SKILLS_FOLDER } from '../../../vault/skills';
+import { DEFAULT_SKILLS_FOLDER } from '../../../vault/skills-folder';
 import { listSpelling, quoteRoot } from '../../../settings/key-roots';
 import { pickTypedPath } from './access-section';
 import { showSettingError } from '../setting-error';
