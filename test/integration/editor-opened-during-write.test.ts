@@ -2,8 +2,9 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { EditorView } from '@codemirror/view';
-import type { MarkdownView, TFile } from '../host';
+import type { MarkdownView } from '../host';
 import { bootFilesEnv, call, type WriteEnv } from '../harness/write-helpers';
+import { openInEditor, typeAtEnd } from '../harness/editor-helpers';
 
 /**
  * A write to a note no editor showed when the write chose its route: the user opens the note
@@ -17,17 +18,6 @@ import { bootFilesEnv, call, type WriteEnv } from '../harness/write-helpers';
 
 const NOTE = 'first line\n';
 const TYPED = 'USER TYPED\n';
-
-/** Opens the note at `path` in an editor. */
-async function open(env: WriteEnv, path: string): Promise<{ view: MarkdownView; cm: EditorView }> {
-  const view = (await env.booted.app.workspace.openNote(env.booted.app.vault.getFileByPath(path) as TFile)) as unknown as MarkdownView;
-  return { view, cm: (view.editor as unknown as { cm: EditorView }).cm };
-}
-
-/** The user types `text` at the end of the editor's document. */
-function typeAtEnd(cm: EditorView, text: string): void {
-  cm.dispatch({ changes: { from: cm.state.doc.length, insert: text }, userEvent: 'input.type' });
-}
 
 describe('a write while the user opens the note in an editor', () => {
   let env: WriteEnv | null = null;
@@ -48,7 +38,7 @@ describe('a write while the user opens the note in an editor', () => {
     let shown: { view: MarkdownView; cm: EditorView } | null = null;
     app.vault.readBinary = async (file) => {
       if (shown === null && file.path === 'A.md') {
-        shown = await open(env!, 'A.md');
+        shown = await openInEditor(env!, 'A.md');
         if (type) typeAtEnd(shown.cm, TYPED);
       }
       return readBinary(file);
@@ -81,7 +71,7 @@ describe('a write while the user opens the note in an editor', () => {
     let shown: { view: MarkdownView; cm: EditorView } | null = null;
     app.vault.process = async (file, fn, options) => {
       if (shown === null && file.path === 'W.md') {
-        shown = await open(env!, 'W.md');
+        shown = await openInEditor(env!, 'W.md');
         typeAtEnd(shown.cm, TYPED);
       }
       return process(file, fn, options);

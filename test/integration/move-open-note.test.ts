@@ -1,10 +1,9 @@
 /** @jest-environment ./test/harness/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import type { EditorView } from '@codemirror/view';
-import type { MarkdownView, TFile } from '../host';
 import { hashText } from '../../src/vault/hash';
 import { bootFilesEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
+import { openInEditor, typeAtEnd } from '../harness/editor-helpers';
 
 /**
  * move_note of a note open in an editor with the user's unsaved typing. Every write tool compares
@@ -20,17 +19,6 @@ import { bootFilesEnv, call, callError, type WriteEnv } from '../harness/write-h
 const NOTE = 'first line\n';
 const TYPED = 'USER TYPED\n';
 
-/** Opens the note at `path` in an editor. */
-async function open(env: WriteEnv, path: string): Promise<{ view: MarkdownView; cm: EditorView }> {
-  const view = (await env.booted.app.workspace.openNote(env.booted.app.vault.getFileByPath(path) as TFile)) as unknown as MarkdownView;
-  return { view, cm: (view.editor as unknown as { cm: EditorView }).cm };
-}
-
-/** The user types `text` at the end of the editor's document (unsaved: Obsidian saves it 2 s later). */
-function typeAtEnd(cm: EditorView, text: string): void {
-  cm.dispatch({ changes: { from: cm.state.doc.length, insert: text }, userEvent: 'input.type' });
-}
-
 describe('move_note of a note open in an editor with unsaved typing', () => {
   let env: WriteEnv | null = null;
   afterEach(async () => {
@@ -44,7 +32,7 @@ describe('move_note of a note open in an editor with unsaved typing', () => {
     '%s: a hash read before the typing is a conflict, as for every write tool; nothing moves or is staged',
     async (mode) => {
       env = await bootFilesEnv('vault-mcp-move-open-', { 'M.md': NOTE }, { mode, allowWrites: true });
-      const m = await open(env, 'M.md');
+      const m = await openInEditor(env, 'M.md');
       const read = await call(env.client, 'read_note', { path: 'M' });
       typeAtEnd(m.cm, TYPED);
       const hash = read.hash as string;
@@ -61,7 +49,7 @@ describe('move_note of a note open in an editor with unsaved typing', () => {
 
   test("force: a move with the editor's text's hash saves the typing first; the answer's hash is of that text", async () => {
     env = await bootFilesEnv('vault-mcp-move-open-', { 'M.md': NOTE }, { mode: 'force', allowWrites: true });
-    const m = await open(env, 'M.md');
+    const m = await openInEditor(env, 'M.md');
     typeAtEnd(m.cm, TYPED);
     const moved = await call(env.client, 'move_note', { path: 'M', to: 'Archive/M', expected_hash: hashText(NOTE + TYPED) });
     expect(moved).toMatchObject({ status: 'applied', path: 'Archive/M.md', hash: hashText(NOTE + TYPED) });

@@ -2,13 +2,12 @@
 import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import type { EditorView } from '@codemirror/view';
-import type { MarkdownView, TFile } from '../host';
 import { acceptHunk } from '../../src/editor/review-actions';
 import { reviewHunksOf } from '../../src/editor/review-state';
 import { hashText } from '../../src/vault/hash';
 import { bootFilesEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
 import { waitUntil } from '../harness/wait-until';
+import { openInEditor, typeAtEnd } from '../harness/editor-helpers';
 
 /**
  * A note open in an editor (verifier, session 30, F3 and F9). A change to it is put into the
@@ -53,17 +52,6 @@ function swap(env: Env, path: string, target: string): void {
   fs.renameSync(tmp, at);
 }
 
-/** Opens the note at `path` in an editor. */
-async function open(env: Env, path: string): Promise<{ view: MarkdownView; cm: EditorView }> {
-  const view = (await env.booted.app.workspace.openNote(env.booted.app.vault.getFileByPath(path) as TFile)) as unknown as MarkdownView;
-  return { view, cm: (view.editor as unknown as { cm: EditorView }).cm };
-}
-
-/** The user types `text` at the end of the editor's document (an ordinary edit: Obsidian saves it 2 s later). */
-function typeAtEnd(cm: EditorView, text: string): void {
-  cm.dispatch({ changes: { from: cm.state.doc.length, insert: text }, userEvent: 'input.type' });
-}
-
 /** What `.trash` holds, by file name. */
 async function trashed(env: Env): Promise<Record<string, string>> {
   const dir = full(env, '.trash');
@@ -80,7 +68,7 @@ describe('a change put into an open editor is saved at once, judged right before
 
   test('an agent write and a revert: the file holds the change (and the typing) when the answer comes; a link swapped in after gets nothing', async () => {
     env = await boot({ 'A.md': NOTE, 'R.md': NOTE, 'Journal/a.md': SECRET, 'Journal/r.md': SECRET }, 'force');
-    const a = await open(env, 'A.md');
+    const a = await openInEditor(env, 'A.md');
     const read = await call(env.client, 'read_note', { path: 'A' });
     typeAtEnd(a.cm, TYPED);
     // Writes that change nothing save nothing: a bad anchor, a stale expected_hash (read_note reads the file, the editor
@@ -103,7 +91,7 @@ describe('a change put into an open editor is saved at once, judged right before
 
     // A revert put into an open editor, the user's typing below the agent's change kept.
     await call(env.client, 'edit_note', { path: 'R', anchor: 'body line', op: 'replace', content: 'AGENT LINE' });
-    const r = await open(env, 'R.md');
+    const r = await openInEditor(env, 'R.md');
     typeAtEnd(r.cm, TYPED);
     const entry = env.booted.plugin.activity.all().find((e) => e.path === 'R.md')!;
     expect(await env.booted.plugin.reverts.revert(entry.id)).toMatchObject({ reverted: true });
@@ -117,7 +105,7 @@ describe('a change put into an open editor is saved at once, judged right before
   test('an accept from the Pending view and a ✓ in the editor: saved at once, the typing with it; a link swapped in after gets nothing', async () => {
     env = await boot({ 'P.md': NOTE, 'T.md': NOTE, 'Journal/p.md': SECRET, 'Journal/t.md': SECRET }, 'propose');
     const staged = await call(env.client, 'edit_note', { path: 'P', anchor: 'body line', op: 'replace', content: 'ACCEPTED' });
-    const p = await open(env, 'P.md');
+    const p = await openInEditor(env, 'P.md');
     typeAtEnd(p.cm, TYPED);
     expect(await env.booted.plugin.review.accept(String(staged.proposal_id))).toMatchObject({ applied: 1 });
     expect(p.cm.state.doc.toString()).toBe(`---\ntitle: t\n---\nACCEPTED\n\nlast line\n${TYPED}`);
@@ -127,7 +115,7 @@ describe('a change put into an open editor is saved at once, judged right before
     expect(await disk(env, 'Journal/p.md')).toBe(SECRET);
 
     const ticked = await call(env.client, 'edit_note', { path: 'T', anchor: 'body line', op: 'replace', content: 'TICKED' });
-    const t = await open(env, 'T.md');
+    const t = await openInEditor(env, 'T.md');
     typeAtEnd(t.cm, TYPED);
     await waitUntil(() => reviewHunksOf(t.cm.state).length === 1, 'the hunk shown inline');
     expect(await acceptHunk(t.cm, reviewHunksOf(t.cm.state)[0])).toBe(true);
@@ -141,7 +129,7 @@ describe('a change put into an open editor is saved at once, judged right before
 
   test('a link swapped in between the change and the save: nothing is written, the change leaves the editor, the typing stays', async () => {
     env = await boot({ 'E.md': NOTE, 'Journal/e.md': SECRET }, 'force');
-    const e = await open(env, 'E.md');
+    const e = await openInEditor(env, 'E.md');
     typeAtEnd(e.cm, TYPED);
     // Another program swaps the note at the instant the agent's change lands in the editor (before the editor is saved).
     const off = env.booted.app.workspace.on('editor-change', () => {
@@ -168,7 +156,7 @@ describe('delete_note of a note open in an editor with unsaved typing', () => {
 
   test('an expected_hash read before the typing is a conflict; without one, the typing is saved first, the trash and the log hold it, a revert brings it back', async () => {
     env = await boot({ 'Draft.md': 'first line\n' }, 'force');
-    const d = await open(env, 'Draft.md');
+    const d = await openInEditor(env, 'Draft.md');
     const read = await call(env.client, 'read_note', { path: 'Draft' });
     typeAtEnd(d.cm, TYPED);
     expect(await callError(env.client, 'delete_note', { path: 'Draft', confirm: true, expected_hash: read.hash })).toMatch(/changed since/);
@@ -189,7 +177,7 @@ describe('delete_note of a note open in an editor with unsaved typing', () => {
   test('the revert of an agent create_note the user is typing in is refused: the note and the typing stay', async () => {
     env = await boot({}, 'force');
     await call(env.client, 'create_note', { path: 'Made', content: 'agent made this\n' });
-    const m = await open(env, 'Made.md');
+    const m = await openInEditor(env, 'Made.md');
     typeAtEnd(m.cm, TYPED);
     const [entry] = env.booted.plugin.activity.all();
     expect(await env.booted.plugin.reverts.revert(entry.id)).toMatchObject({
@@ -204,7 +192,7 @@ describe('delete_note of a note open in an editor with unsaved typing', () => {
   test('a staged delete accepted after the user typed in the open note is refused as changed; nothing goes to the trash', async () => {
     env = await boot({ 'S.md': 'staged\n' }, 'propose');
     const staged = await call(env.client, 'delete_note', { path: 'S', confirm: true });
-    const s = await open(env, 'S.md');
+    const s = await openInEditor(env, 'S.md');
     typeAtEnd(s.cm, TYPED);
     const outcome = await env.booted.plugin.review.accept(String(staged.proposal_id));
     expect(outcome).toMatchObject({ applied: 0, proposal: { status: 'stale', stale_reason: expect.stringMatching(/changed/) } });
@@ -215,7 +203,7 @@ describe('delete_note of a note open in an editor with unsaved typing', () => {
 
   test('the save before the trash is judged: a note swapped for a link is neither saved through it nor trashed', async () => {
     env = await boot({ 'W.md': 'mine\n', 'Journal/w.md': SECRET }, 'force');
-    const w = await open(env, 'W.md');
+    const w = await openInEditor(env, 'W.md');
     typeAtEnd(w.cm, TYPED);
     swap(env, 'W.md', 'Journal/w.md');
     expect(await callError(env.client, 'delete_note', { path: 'W', confirm: true })).toMatch(REFUSED);
