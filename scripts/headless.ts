@@ -13,7 +13,7 @@ import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStat
 import { proposalLine, semanticStatusLine, startupLines } from './run-banner';
 import { countNotes, formatCount, reportLoading } from './run-progress';
 import { handleStopSignals, PARENT_GONE_LINE, watchParent } from './run-signals';
-import type { ProposalStore } from '../src/proposals/proposal-store';
+import type { ProposalStore } from '../src/proposals/store/proposal-store';
 import { applyRunFlags, newToken, readRunSettings, RUN_KEY_LABEL, runSecrets, RunInputError, type RunSettings } from './run-settings';
 import type { SemanticIndex, SemanticStatus } from '../src/search/semantic/semantic-index';
 import type { VaultMcpSettings } from '../src/settings/settings';

@@ -5,7 +5,7 @@
  * handler is a bug and becomes JSON-RPC -32603 with the stack logged, not sent.
  */
 
-import { clusterPrefix } from './vault/content/graphemes';
+import { clusterPrefix } from './vault/content/text/graphemes';
 
 /** Machine-readable reason carried by a {@link ToolError}. */
 export type ToolErrorCode =

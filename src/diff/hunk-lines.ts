@@ -7,7 +7,7 @@ import type { Hunk } from './types';
 /**
  * True when `texts`, taken together, are those of a note whose lines end in `\r` alone: they
  * hold a `\r` and no `\n` (the rule by which the write tools edit such a note line by line,
- * vault/content/line-endings.ts isCrNote; a lone `\r` in a text that has `\n` is line content).
+ * vault/content/text/line-endings.ts isCrNote; a lone `\r` in a text that has `\n` is line content).
  * Checks each text without joining them (a normal note stops at its first `\n`).
  */
 export function crLines(...texts: string[]): boolean {

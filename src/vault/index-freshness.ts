@@ -1,5 +1,5 @@
 import { type CachedMetadata, type EventRef, type MetadataCache, type TFile } from 'obsidian';
-import { frontMatterInfo, lfView } from './content/line-endings';
+import { frontMatterInfo, lfView } from './content/text/line-endings';
 import { collapseWhitespace } from './content/sections';
 
 /**

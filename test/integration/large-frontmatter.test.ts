@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { DEMO_VAULT, copyToTemp } from '../harness/temp-copy';
 import { bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../harness/write-helpers';
-import { forgetParsedYaml } from '../../src/vault/content/parsed-yaml';
+import { forgetParsedYaml } from '../../src/vault/content/frontmatter/parsed-yaml';
 
 /**
  * A write to a note with a very large frontmatter must cost a few parses of its block, not one per

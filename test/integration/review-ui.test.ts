@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MarkdownView, Notice, Plugin, type TFile } from '../host';
 import VaultMcpPlugin from '../../src/main';
-import type { ProposalCaller } from '../../src/proposals/proposal-store';
+import type { ProposalCaller } from '../../src/proposals/store/proposal-store';
 import { PENDING_VIEW_TYPE, type PendingChangesView } from '../../src/ui/review/pending-view';
 import type { WriteRequest } from '../../src/vault/writes/write-types';
 import { bootPlugin, type BootedPlugin } from '../harness/boot-plugin';

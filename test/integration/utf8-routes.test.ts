@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MarkdownView, TFile } from '../host';
 import VaultMcpPlugin from '../../src/main';
-import type { ProposalCaller } from '../../src/proposals/proposal-store';
+import type { ProposalCaller } from '../../src/proposals/store/proposal-store';
 import type { WriteRequest } from '../../src/vault/writes/write-types';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { attempt } from '../harness/write-helpers';

@@ -11,7 +11,7 @@ import { setPropertiesTool } from '../../src/tools/write/set-properties';
 import { writeNoteTool } from '../../src/tools/write/write-note';
 import type { ToolDefinition } from '../../src/tools/tool';
 import { mayHideFrontmatter } from '../../src/vault/access/unparsed-frontmatter';
-import { editAsCrNote, frontMatterInfo, lfView } from '../../src/vault/content/line-endings';
+import { editAsCrNote, frontMatterInfo, lfView } from '../../src/vault/content/text/line-endings';
 import { NoteStore } from '../../src/vault/note-store';
 import { buildOutline } from '../../src/vault/content/sections';
 import { textEditOf, type TextRequest } from '../../src/vault/writes/request-edits';

@@ -1,6 +1,6 @@
 import { LINE_DIFF_MAX_EDIT, applyHunks, buildHunks } from '../../src/diff/hunks';
 import { crLines, hunkAsLines } from '../../src/diff/hunk-lines';
-import { isCrNote } from '../../src/vault/content/line-endings';
+import { isCrNote } from '../../src/vault/content/text/line-endings';
 import { locateHunks, undoOf } from '../../src/activity/undo-data';
 import { randomEdit, randomNote, seededRandom } from '../harness/proposals-random';
 

@@ -7,7 +7,7 @@ import * as agentInstructions from '../../src/vault/instructions/agent-instructi
 import * as instructionImports from '../../src/vault/instructions/instruction-imports';
 import { Slicer } from '../../src/search/engine/slicer';
 import { PluginFile } from '../../src/vault/plugin-files/plugin-file';
-import { ProposalStore } from '../../src/proposals/proposal-store';
+import { ProposalStore } from '../../src/proposals/store/proposal-store';
 import { INSTRUCTIONS_REVIEW_REASON } from '../../src/tools/write/write-gate';
 import { writeNoteTool } from '../../src/tools/write/write-note';
 import { toolContext } from '../harness/tool-context';

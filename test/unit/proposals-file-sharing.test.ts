@@ -1,8 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { FileSystemAdapter } from '../host';
-import { ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
-import { ProposalReview } from '../../src/proposals/proposal-review';
+import { ProposalStore, type ProposalCaller } from '../../src/proposals/store/proposal-store';
+import { ProposalReview } from '../../src/proposals/review/proposal-review';
 import { runReviewCommand } from '../../src/ui/review/review-commands';
 import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-files/plugin-file';

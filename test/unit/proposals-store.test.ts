@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ProposalReview } from '../../src/proposals/proposal-review';
+import { ProposalReview } from '../../src/proposals/review/proposal-review';
 import type { OpenNoteEditors } from '../../src/vault/writes/open-note-editors';
-import { ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
-import { MAX_PENDING_PER_KEY } from '../../src/proposals/pending-limits';
+import { ProposalStore, type ProposalCaller } from '../../src/proposals/store/proposal-store';
+import { MAX_PENDING_PER_KEY } from '../../src/proposals/store/pending-limits';
 import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-files/plugin-file';
 import type { WriteRequest } from '../../src/vault/writes/write-types';

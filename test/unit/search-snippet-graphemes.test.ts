@@ -3,7 +3,7 @@ import { positiveLeaves } from '../../src/search/query/query-eval';
 import { buildSnippet, snippetText } from '../../src/search/results/snippet';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 import { queryTerms } from '../../src/search/engine/text/tokenizer';
-import { CLUSTER_REACH, clusterAround, clusterEnd, clusterPrefix, clusterStart } from '../../src/vault/content/graphemes';
+import { CLUSTER_REACH, clusterAround, clusterEnd, clusterPrefix, clusterStart } from '../../src/vault/content/text/graphemes';
 import { pageText } from '../../src/tools/read/read-note';
 import { inputExcerpt, MAX_ECHO_CHARS } from '../../src/errors';
 

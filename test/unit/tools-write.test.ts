@@ -18,7 +18,7 @@ import { writeNoteTool } from '../../src/tools/write/write-note';
 import { readNoteTool } from '../../src/tools/read/read-note';
 import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-files/plugin-file';
-import { ProposalStore } from '../../src/proposals/proposal-store';
+import { ProposalStore } from '../../src/proposals/store/proposal-store';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { rejection } from '../harness/tool-errors';
 import { toolContext } from '../harness/tool-context';

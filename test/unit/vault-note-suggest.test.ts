@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { TFile } from 'obsidian';
-import { substringEditDistance } from '../../src/vault/content/approximate-match';
+import { substringEditDistance } from '../../src/vault/content/text/approximate-match';
 import { similarNotePaths, MAX_SUGGESTIONS } from '../../src/vault/content/note-suggest';
 import { NoteStore } from '../../src/vault/note-store';
 import type { AccessScope } from '../../src/vault/access/access';

@@ -5,8 +5,8 @@ import * as nodePath from 'node:path';
 import type { NoteAccess } from '../../src/vault/access/access-rules';
 import { AGENT_OVERRIDES_KEY, ACCESS_KEY } from '../../src/vault/access/rule-keys';
 import { blockAccess, textAccess } from '../../src/vault/access/text-rules';
-import { frontMatterInfo } from '../../src/vault/content/line-endings';
-import { forgetParsedYaml } from '../../src/vault/content/parsed-yaml';
+import { frontMatterInfo } from '../../src/vault/content/text/line-endings';
+import { forgetParsedYaml } from '../../src/vault/content/frontmatter/parsed-yaml';
 import { seededRandom } from '../harness/seeded-random';
 
 /**

@@ -2,7 +2,7 @@ import { parseYaml } from 'obsidian';
 import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/frontmatter/property-patch';
 import { errorOf } from '../harness/tool-errors';
 import { topLevelEntries } from '../../src/vault/writes/frontmatter/frontmatter-lines';
-import { walkOnce, withMergeKeys } from '../../src/vault/content/yaml-merge-keys';
+import { walkOnce, withMergeKeys } from '../../src/vault/content/frontmatter/yaml-merge-keys';
 import { assertWritableFrontmatter, isProtectedKey } from '../../src/vault/writes/frontmatter/frontmatter-guard';
 import { parse as yamlParse } from 'yaml';
 

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import { requestUrl } from 'obsidian';
 import { AiError } from '../ai-error';
-import { clusterPrefix } from '../../vault/content/graphemes';
+import { clusterPrefix } from '../../vault/content/text/graphemes';
 import { classifyBaseUrl } from './classify';
 import { providerLookup } from './loopback-lookup';
 

@@ -1,5 +1,5 @@
 import type { Condition, Field, NotesQuery, SortKey } from './parse';
-import { findPropertyKey, propertyNameKey } from '../../vault/content/property-names';
+import { findPropertyKey, propertyNameKey } from '../../vault/content/frontmatter/property-names';
 
 /**
  * Running a parsed `query_notes` query over plain note facts (no vault access here: the tool

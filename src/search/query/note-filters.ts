@@ -1,5 +1,5 @@
 import type { PropertyTest } from './parser/query-ast';
-import { findPropertyKey } from '../../vault/content/property-names';
+import { findPropertyKey } from '../../vault/content/frontmatter/property-names';
 
 /**
  * What the search filters know about one note without reading its text: the fields the
@@ -101,7 +101,7 @@ export function propertyStrings(note: NoteRecord, name: string): string[] {
     .map((item) => (item instanceof Date ? item.toISOString() : stringify(item)));
 }
 
-/** The note's key for the property `name`: ignoring case and Unicode form (content/property-names.ts findPropertyKey). */
+/** The note's key for the property `name`: ignoring case and Unicode form (content/frontmatter/property-names.ts findPropertyKey). */
 function propertyKey(note: NoteRecord, name: string): string | undefined {
   return findPropertyKey(note.frontmatter, name);
 }

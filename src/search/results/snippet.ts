@@ -7,14 +7,14 @@ import { bestSection, densestSpan } from './section-rank';
 import { queryTerms } from '../engine/text/tokenizer';
 import { isSpace } from '../engine/filters/phrase-filter';
 import { displayText, fencesOf, highlightMask, type DisplayText, type Fence } from './snippet-display';
-import { clusterAround, clusterEnd, clusterStart } from '../../vault/content/graphemes';
+import { clusterAround, clusterEnd, clusterStart } from '../../vault/content/text/graphemes';
 
 /** Where the snippet's match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */
 export interface Snippet {
   /**
    * About `width` characters of the body as a reader sees it (see snippet-display.ts), on one
    * line, cut at word boundaries (else between grapheme clusters, never inside one: see
-   * vault/content/graphemes.ts), `…` where cut, matches wrapped in `**` around whole clusters
+   * vault/content/text/graphemes.ts), `…` where cut, matches wrapped in `**` around whole clusters
    * (never nested, never inside a link target, code span, URL or HTML).
    */
   text: string;

@@ -1,6 +1,6 @@
 import { hashText } from '../../vault/hash';
 import type { NoteSection } from '../../vault/content/sections';
-import { clusterEnd, clusterStart } from '../../vault/content/graphemes';
+import { clusterEnd, clusterStart } from '../../vault/content/text/graphemes';
 
 /**
  * Largest chunk sent to the embedding model, in tokens. Tokens are approximated as chars / 4

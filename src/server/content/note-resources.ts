@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { TFile } from 'obsidian';
 import { quoteInput, ToolError } from '../../errors';
-import { isWellFormedText } from '../../vault/content/lone-surrogates';
+import { isWellFormedText } from '../../vault/content/text/lone-surrogates';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
 import { endsInSeparator, foldPath } from '../../vault/paths/paths';

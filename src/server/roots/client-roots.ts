@@ -2,7 +2,7 @@ import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkKeyRoot } from '../../settings/key-roots';
 import { foldPath, isPathInside } from '../../vault/paths/paths';
-import { clusterPrefix } from '../../vault/content/graphemes';
+import { clusterPrefix } from '../../vault/content/text/graphemes';
 
 /** Most roots read from one `roots/list` answer; later entries are ignored (and reported). */
 export const MAX_CLIENT_ROOTS = 100;

@@ -1,6 +1,6 @@
 import { ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { parseRoots, type IgnoredRoot, type PathRules } from './client-roots';
-import { clusterPrefix } from '../../vault/content/graphemes';
+import { clusterPrefix } from '../../vault/content/text/graphemes';
 
 /** How long a tool call waits for the client's `roots/list` answer, ms; then it runs with the fallback (see {@link SessionRoots}). */
 export const ROOTS_WAIT_MS = 3000;

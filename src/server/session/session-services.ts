@@ -1,6 +1,6 @@
 import type { KeyRecord } from '../../settings/key-record';
-import type { ProposalReview } from '../../proposals/proposal-review';
-import type { ProposalStore } from '../../proposals/proposal-store';
+import type { ProposalReview } from '../../proposals/review/proposal-review';
+import type { ProposalStore } from '../../proposals/store/proposal-store';
 import type { SearchIndex } from '../../search/search-index';
 import type { SemanticIndex } from '../../search/semantic/semantic-index';
 import type { VaultMcpSettings } from '../../settings/settings';

@@ -3,7 +3,7 @@ import { ProtocolErrorCode as ErrorCode, type CallToolResult, type Tool } from '
 import { inputExcerpt, ToolError } from '../../errors';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
 import { ALL_TOOLS } from '../../tools/registry';
-import { loneSurrogateAt } from '../../vault/content/lone-surrogates';
+import { loneSurrogateAt } from '../../vault/content/text/lone-surrogates';
 import { internalError, JsonRpcError, toolErrorResult } from './rpc-errors';
 
 export { JsonRpcError } from './rpc-errors';

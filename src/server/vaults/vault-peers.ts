@@ -6,7 +6,7 @@ import { foldPath } from '../../vault/paths/paths';
 import { ForwardIdentity, ForwardVerifier, RECEIPT_HEADER, verifyReceipt } from './forward-assertion';
 import { MCP_PATH } from '../http/endpoint';
 import { quoteInput } from '../../errors';
-import { clusterPrefix } from '../../vault/content/graphemes';
+import { clusterPrefix } from '../../vault/content/text/graphemes';
 import { ForwardError, forwardToolCall } from './forward-client';
 import { loopbackFetch } from './loopback-fetch';
 import { toolErrorResult as failure } from '../session/rpc-errors';

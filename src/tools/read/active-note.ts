@@ -1,4 +1,4 @@
-import { clusterPrefix } from '../../vault/content/graphemes';
+import { clusterPrefix } from '../../vault/content/text/graphemes';
 import { defineTool } from '../tool';
 
 /** Longest selection returned, chars (cut on a grapheme-cluster boundary, so it may be a few shorter); the rest is reachable through read_note. */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../../errors';
 import { findHeadingSection } from '../../vault/content/heading-target';
-import { clusterAround } from '../../vault/content/graphemes';
+import { clusterAround } from '../../vault/content/text/graphemes';
 import { bodyStart } from '../../vault/content/note-body';
 import { withPreamble } from '../../vault/content/sections';
 import type { AgentInstructions } from '../../vault/note-store';
@@ -26,7 +26,7 @@ export interface TextPage {
 
 /**
  * Cuts one page out of `text`. A page never splits a character as a reader sees it (a grapheme
- * cluster, see vault/content/graphemes.ts: a surrogate pair, a letter with its combining
+ * cluster, see vault/content/text/graphemes.ts: a surrogate pair, a letter with its combining
  * accents, an emoji with its skin tone or joined parts, a flag): an `offset` inside one starts
  * the page at its start (the page's `offset` says where it really starts, and its `maxChars`
  * are counted from there), and a page that would end inside one ends before it, unless that

@@ -1,5 +1,5 @@
 import type { Plugin } from 'obsidian';
-import type { ProposalStore } from '../../proposals/proposal-store';
+import type { ProposalStore } from '../../proposals/store/proposal-store';
 
 /**
  * A status-bar item with the number of pending proposals ("3 pending changes"), hidden when

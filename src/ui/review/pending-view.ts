@@ -1,8 +1,8 @@
 import { debounce, MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsidian';
 import { SidebarListView } from '../sidebar-view';
-import type { ProposalReview } from '../../proposals/proposal-review';
+import type { ProposalReview } from '../../proposals/review/proposal-review';
 import type { LiveState } from '../../proposals/proposal-state';
-import type { ProposalStore } from '../../proposals/proposal-store';
+import type { ProposalStore } from '../../proposals/store/proposal-store';
 import { hunkAsLines, noteLines } from '../../diff/hunk-lines';
 import { proposalSummary } from '../../proposals/proposal-summary';
 import { visibleText } from '../../diff/visible-text';

@@ -1,8 +1,8 @@
 import { Notice, editorInfoField } from 'obsidian';
 import type { EditorView } from '@codemirror/view';
 import type { ReviewController } from '../../editor/review-config';
-import type { ProposalReview } from '../../proposals/proposal-review';
-import type { ProposalStore } from '../../proposals/proposal-store';
+import type { ProposalReview } from '../../proposals/review/proposal-review';
+import type { ProposalStore } from '../../proposals/store/proposal-store';
 
 /**
  * The editor's {@link ReviewController} over the proposal store and review: hunks come from

@@ -1,6 +1,6 @@
 import { Notice, requireApiVersion, type Plugin } from 'obsidian';
-import type { ProposalReview } from '../../proposals/proposal-review';
-import type { ProposalStore } from '../../proposals/proposal-store';
+import type { ProposalReview } from '../../proposals/review/proposal-review';
+import type { ProposalStore } from '../../proposals/store/proposal-store';
 import type { VaultMcpSettings } from '../../settings/settings';
 import { decideProposal, listPendingProposals, parseHunkNumber, showProposal } from './review-commands';
 import { reviewExtension } from '../../editor/review-extension';

@@ -1,6 +1,6 @@
-import { noSuchProposal, type ProposalReview } from '../../proposals/proposal-review';
+import { noSuchProposal, type ProposalReview } from '../../proposals/review/proposal-review';
 import { isOpen, type LiveState } from '../../proposals/proposal-state';
-import type { ProposalStore } from '../../proposals/proposal-store';
+import type { ProposalStore } from '../../proposals/store/proposal-store';
 import { hunkAsLines, noteLines } from '../../diff/hunk-lines';
 import { proposalSummary } from '../../proposals/proposal-summary';
 import type { Hunk } from '../../diff/types';

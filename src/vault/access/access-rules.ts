@@ -1,4 +1,4 @@
-import { isMapping, MERGE_KEY, mergeSources, walkOnce } from '../content/yaml-merge-keys';
+import { isMapping, MERGE_KEY, mergeSources, walkOnce } from '../content/frontmatter/yaml-merge-keys';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY, ruleKeyOf } from './rule-keys';
 import { isPathInside } from '../paths/paths';
 

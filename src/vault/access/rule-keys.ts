@@ -1,4 +1,4 @@
-import { MERGE_KEY } from '../content/yaml-merge-keys';
+import { MERGE_KEY } from '../content/frontmatter/yaml-merge-keys';
 
 /**
  * The frontmatter property names that carry access rules (docs/architecture.md#trust-model), and
@@ -39,7 +39,7 @@ const RULE_KEY_STARTS: ReadonlySet<number> = new Set(RULE_KEYS.flatMap((key) => 
  * The access rule a property name carries, compared as every access reader compares it:
  * trimmed, without case and in NFC (`Access:`, ` AGENT_OVERRIDES `, a quoted `" << "`), so a rule
  * counts however it is spelled. (NFC is the form every property name compares in:
- * content/property-names.ts. These names are ASCII, and no other spelling of them is canonically
+ * content/frontmatter/property-names.ts. These names are ASCII, and no other spelling of them is canonically
  * equivalent, so NFC changes nothing here today; it keeps the rule one with the other names.)
  * @param name a frontmatter property name (a parsed key, or the text of one in a block that
  *   does not parse). @returns `access`, `agent_overrides` or `<<`; null for any other name.

@@ -1,5 +1,5 @@
-import { frontMatterInfo } from '../content/line-endings';
-import { parseYamlOnce } from '../content/parsed-yaml';
+import { frontMatterInfo } from '../content/text/line-endings';
+import { parseYamlOnce } from '../content/frontmatter/parsed-yaml';
 import { noteAccess, unparsedBlockAccess, type NoteAccess } from './access-rules';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY } from './rule-keys';
 

@@ -1,9 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { FileSystemAdapter, TFile, type App, type CachedMetadata, type EventRef } from 'obsidian';
-import { parseYamlOnce } from '../content/parsed-yaml';
+import { parseYamlOnce } from '../content/frontmatter/parsed-yaml';
 import { noteAccess, unparsedBlockAccess, unparsedRules, type NoteAccess } from './access-rules';
 import { namesAccessRules, namesLabelRules } from './rule-keys';
-import { frontMatterInfo } from '../content/line-endings';
+import { frontMatterInfo } from '../content/text/line-endings';
 
 /**
  * True when the metadata cache shows a frontmatter block (its position, or a leading `yaml`

@@ -1,4 +1,4 @@
-import { frontMatterInfo } from './line-endings';
+import { frontMatterInfo } from './text/line-endings';
 
 /**
  * Where a note's body starts, computed from the text alone (never from the metadata cache,

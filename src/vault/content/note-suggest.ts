@@ -1,6 +1,6 @@
 import type { TFile } from 'obsidian';
 import { unwrapWikilink } from '../paths/note-ref';
-import { substringEditDistance } from './approximate-match';
+import { substringEditDistance } from './text/approximate-match';
 
 /** Most "did you mean" candidates given with a not-found note. */
 export const MAX_SUGGESTIONS = 5;

@@ -1,6 +1,6 @@
 import { normalizePath as obsidianNormalizePath } from 'obsidian';
 import { quoteInput, ToolError } from '../../errors';
-import { loneSurrogateAt } from '../content/lone-surrogates';
+import { loneSurrogateAt } from '../content/text/lone-surrogates';
 
 /**
  * Lexical path rules shared by every NoteStore check: how an agent-supplied string becomes a

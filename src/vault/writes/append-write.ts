@@ -1,7 +1,7 @@
 import type { App, TFile } from 'obsidian';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
-import { editAsCrNote, lfView } from '../content/line-endings';
+import { editAsCrNote, lfView } from '../content/text/line-endings';
 import { hashText } from '../hash';
 import { assertWritableText, guardFrontmatter } from './frontmatter/frontmatter-guard';
 import { appendedText, appendSeparator, insertedLines, lineEndingOf, withLineEnding } from './edits/text-edits';

@@ -1,5 +1,5 @@
 import { ToolError } from '../../errors';
-import { editAsCrNote } from '../content/line-endings';
+import { editAsCrNote } from '../content/text/line-endings';
 import { assertAppendable } from './append-write';
 import { patchFrontmatterText, validatePropertyPatch } from './frontmatter/property-patch';
 import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './edits/text-edits';

@@ -3,7 +3,7 @@ import { runNotesQuery, type NoteFacts, type QueryResult } from '../../../search
 import { parseNotesQuery, QuerySyntaxError, type NotesQuery } from '../../../search/query-notes/parse';
 import type { NoteStore } from '../../../vault/note-store';
 import type { AccessScope } from '../../../vault/access/access';
-import { clusterPrefix, clusterStart } from '../../../vault/content/graphemes';
+import { clusterPrefix, clusterStart } from '../../../vault/content/text/graphemes';
 import { defineTool } from '../../tool';
 
 /** Chars of the query shown after an error position, so the agent sees what was found there (cut between whole characters, see clusterPrefix). */

@@ -1,4 +1,4 @@
-import { frontMatterInfo } from '../../content/line-endings';
+import { frontMatterInfo } from '../../content/text/line-endings';
 import { ToolError, withoutText } from '../../../errors';
 import { findHeadingSection } from '../../content/heading-target';
 import { anchorOccurrences, looseOccurrences } from './anchor-match';

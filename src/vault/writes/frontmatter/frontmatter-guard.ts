@@ -1,10 +1,10 @@
-import { parseYamlOnce } from '../../content/parsed-yaml';
-import { frontMatterInfo } from '../../content/line-endings';
+import { parseYamlOnce } from '../../content/frontmatter/parsed-yaml';
+import { frontMatterInfo } from '../../content/text/line-endings';
 import { quoteInput, ToolError, withoutNames, withoutText } from '../../../errors';
 import type { AccessScope } from '../../access/access';
 import { noteAccess, unparsedBlockAccess, unparsedRules } from '../../access/access-rules';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY, namesLabelRules, ruleKeyOf } from '../../access/rule-keys';
-import { MERGE_KEY, withMergeKeys } from '../../content/yaml-merge-keys';
+import { MERGE_KEY, withMergeKeys } from '../../content/frontmatter/yaml-merge-keys';
 
 /**
  * The guard that keeps agents away from a note's access rules

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { stringifyYaml } from 'obsidian';
-import { parseYamlOnce } from '../../content/parsed-yaml';
-import { MERGE_KEY, withMergeKeys } from '../../content/yaml-merge-keys';
+import { parseYamlOnce } from '../../content/frontmatter/parsed-yaml';
+import { MERGE_KEY, withMergeKeys } from '../../content/frontmatter/yaml-merge-keys';
 
 /**
  * Line-preserving edits of frontmatter YAML, read with the app's own `parseYaml` and written
@@ -120,7 +120,7 @@ const SCHEMA_WORDS = new Set(['true', 'false', 'null', 'yes', 'no', 'on', 'off',
  *   whose removal would show the merged value), an anchor that lines left as they are repeat
  *   through an alias or a merge key, or any other spliced text that does not parse back to
  *   exactly `data` (checked with the app's `parseYaml`). Merge keys are judged expanded
- *   whether or not the app's parser expands them (content/yaml-merge-keys.ts).
+ *   whether or not the app's parser expands them (content/frontmatter/yaml-merge-keys.ts).
  */
 export function splicedYaml(
   source: string,

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import { frontMatterInfo } from '../../content/line-endings';
+import { frontMatterInfo } from '../../content/text/line-endings';
 import { quoteInput, ToolError, withoutText } from '../../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
 import { lineAt, lineEndingOf } from '../edits/text-edits';
-import { MERGE_KEY, shownProperties } from '../../content/yaml-merge-keys';
-import { propertyNameKey, propertySpellingsOf } from '../../content/property-names';
+import { MERGE_KEY, shownProperties } from '../../content/frontmatter/yaml-merge-keys';
+import { propertyNameKey, propertySpellingsOf } from '../../content/frontmatter/property-names';
 import type { PropertyPatch, TextEditResult } from '../write-types';
 
 /**
@@ -22,7 +22,7 @@ const LIST_PROPERTIES = new Set(['tags', 'aliases', 'cssclasses']);
 /**
  * Checks a patch before anything is read or written.
  * @throws ToolError('invalid_argument') for an empty patch, an empty key or one holding a control character (NUL, a line break),
- *   the key `<<` (YAML's merge key, not a property: Obsidian shows what it brings in), or two keys that differ only in case or Unicode form (content/property-names.ts: one property, so which one wins would be a guess);
+ *   the key `<<` (YAML's merge key, not a property: Obsidian shows what it brings in), or two keys that differ only in case or Unicode form (content/frontmatter/property-names.ts: one property, so which one wins would be a guess);
  *   a number that YAML would not keep as given (see {@link assertKeepableNumbers});
  *   ToolError('forbidden') when it names `access` or `agent_overrides` (in any case).
  */
@@ -119,7 +119,7 @@ export function applyPropertyPatch(frontmatter: Record<string, unknown>, patch: 
  * never writes the whole block out again: when the patched lines cannot be changed alone (a
  * flow mapping `{a: 1}`, a complex key, an anchor other lines repeat through an alias, ...) it
  * refuses and nothing changes. The patch is judged against the properties the note shows, YAML
- * merge keys `<<` expanded whether or not the app's parser expands them (content/yaml-merge-keys.ts):
+ * merge keys `<<` expanded whether or not the app's parser expands them (content/frontmatter/yaml-merge-keys.ts):
  * setting a property only a merge key gives adds the note's own line (to the value it shows,
  * nothing changes); deleting one a merge key gives is refused, as the note would still show
  * it. Property names
@@ -183,7 +183,7 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
 
 /**
  * `patch` with each key spelled as the note spells it when they differ only in case (Obsidian's
- * property names ignore case) or Unicode form (`café` in NFD: content/property-names.ts), and a
+ * property names ignore case) or Unicode form (`café` in NFD: content/frontmatter/property-names.ts), and a
  * note naming those it matched so; a key the note spells exactly, or lacks, stays as given.
  * @throws ToolError('ambiguous') when the note has several spellings of a key and none is the
  *   patch's (`Priority` and `PRIORITY` for `priority`; `Café` in NFD and `CAFÉ` for `café`).

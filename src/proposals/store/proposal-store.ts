@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { NoteChange, NoteStore } from '../vault/note-store';
-import type { PluginFile } from '../vault/plugin-files/plugin-file';
-import type { WriterLock } from '../vault/plugin-files/writer-lock';
-import type { PreparedWrite } from '../vault/writes/write-types';
-import { undecidedHunks } from './proposal-hunks';
-import type { Hunk, PlacedHunk } from '../diff/types';
-import type { Proposal, ReviewHunk } from './types';
+import type { NoteChange, NoteStore } from '../../vault/note-store';
+import type { PluginFile } from '../../vault/plugin-files/plugin-file';
+import type { WriterLock } from '../../vault/plugin-files/writer-lock';
+import type { PreparedWrite } from '../../vault/writes/write-types';
+import { undecidedHunks } from '../proposal-hunks';
+import type { Hunk, PlacedHunk } from '../../diff/types';
+import type { Proposal, ReviewHunk } from '../types';
 import { assertRoomForProposal } from './pending-limits';
-import { goneReason, isOpen } from './proposal-state';
+import { goneReason, isOpen } from '../proposal-state';
 import { proposalsFileRefusal } from './proposal-file';
 import { ProposalDecisions } from './proposal-decisions';
 

@@ -1,4 +1,4 @@
-import type { Proposal } from './types';
+import type { Proposal } from '../types';
 
 /**
  * What a decision changes on a proposal (ProposalDecisions: settle, decideHunks, rejectHunks, reopenHunk):

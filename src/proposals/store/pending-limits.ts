@@ -1,6 +1,6 @@
-import { ToolError } from '../errors';
-import type { PreparedWrite } from '../vault/writes/write-types';
-import type { Proposal } from './types';
+import { ToolError } from '../../errors';
+import type { PreparedWrite } from '../../vault/writes/write-types';
+import type { Proposal } from '../types';
 
 /** How many pending proposals one key may have; past it, staging asks the agent to wait for review. */
 export const MAX_PENDING_PER_KEY = 100;

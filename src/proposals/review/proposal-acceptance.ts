@@ -1,18 +1,18 @@
-import { ToolError, type VaultSight } from '../errors';
-import type { AccessScope } from '../vault/access/access';
-import { hashText } from '../vault/hash';
-import type { NoteStore } from '../vault/note-store';
-import { BaseChangedError } from '../vault/writes/write-errors';
-import type { TextChange } from '../vault/writes/open-note-editors';
-import type { WriteRequest } from '../vault/writes/write-types';
-import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
-import { applyHunks } from '../diff/hunks';
-import type { Hunk, PlacedHunk } from '../diff/types';
-import type { ProposalStore } from './proposal-store';
-import { goneReason } from './proposal-state';
-import { undecidedHunks } from './proposal-hunks';
+import { ToolError, type VaultSight } from '../../errors';
+import type { AccessScope } from '../../vault/access/access';
+import { hashText } from '../../vault/hash';
+import type { NoteStore } from '../../vault/note-store';
+import { BaseChangedError } from '../../vault/writes/write-errors';
+import type { TextChange } from '../../vault/writes/open-note-editors';
+import type { WriteRequest } from '../../vault/writes/write-types';
+import { WIDGET_WRITE_TOOL } from '../../vault/widgets/widget-store';
+import { applyHunks } from '../../diff/hunks';
+import type { Hunk, PlacedHunk } from '../../diff/types';
+import type { ProposalStore } from '../store/proposal-store';
+import { goneReason } from '../proposal-state';
+import { undecidedHunks } from '../proposal-hunks';
 import { VaultSide } from './vault-side';
-import type { Proposal } from './types';
+import type { Proposal } from '../types';
 
 /** What an accept did: the proposal after it, and how many hunks went in / stayed stale. */
 export interface AcceptOutcome {

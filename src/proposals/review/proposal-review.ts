@@ -1,9 +1,9 @@
-import { ToolError } from '../errors';
-import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
-import { isOpen, NOTE_GONE, staleRefusal, type LiveState } from './proposal-state';
+import { ToolError } from '../../errors';
+import { WIDGET_WRITE_TOOL } from '../../vault/widgets/widget-store';
+import { isOpen, NOTE_GONE, staleRefusal, type LiveState } from '../proposal-state';
 import { entryRequest, ProposalAcceptance, refusedNow, staleReason, type AcceptOutcome } from './proposal-acceptance';
-import { liveStaleReason } from './proposal-summary';
-import type { Proposal, ReviewHunk } from './types';
+import { liveStaleReason } from '../proposal-summary';
+import type { Proposal, ReviewHunk } from '../types';
 
 /**
  * The user's side of propose mode: accept or reject a proposal or one of its hunks.

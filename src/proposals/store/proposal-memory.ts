@@ -1,5 +1,5 @@
-import { HunkCache } from './proposal-hunks';
-import type { Proposal } from './types';
+import { HunkCache } from '../proposal-hunks';
+import type { Proposal } from '../types';
 
 /** What changed in the store, for the view, the status bar, the editor and notices. */
 export type ProposalEvent = { type: 'staged'; proposal: Proposal } | { type: 'updated'; proposal: Proposal } | { type: 'loaded' };

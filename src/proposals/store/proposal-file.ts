@@ -1,10 +1,10 @@
-import type { PluginFile } from '../vault/plugin-files/plugin-file';
-import type { WriterLock } from '../vault/plugin-files/writer-lock';
-import { fileSystemRefusal } from '../vault/writes/write-errors';
-import { ToolError } from '../errors';
+import type { PluginFile } from '../../vault/plugin-files/plugin-file';
+import type { WriterLock } from '../../vault/plugin-files/writer-lock';
+import { fileSystemRefusal } from '../../vault/writes/write-errors';
+import { ToolError } from '../../errors';
 import { parseProposals, serializeProposals } from './proposal-codec';
 import { ProposalMemory } from './proposal-memory';
-import { isOpen } from './proposal-state';
+import { isOpen } from '../proposal-state';
 
 /** How many decided (accepted, partly accepted, rejected) proposals the file keeps for proposal_status. */
 const KEEP_RESOLVED = 200;

@@ -1,8 +1,8 @@
-import type { HunkDecision, Proposal } from './types';
+import type { HunkDecision, Proposal } from '../types';
 import { decisionSnapshot, restoreDecision, type DecisionSnapshot } from './decision-snapshot';
 import { ProposalFile, proposalsFileRefusal } from './proposal-file';
-import { isOpen, staleRefusal } from './proposal-state';
-import { WriteLock } from '../vault/writes/write-lock';
+import { isOpen, staleRefusal } from '../proposal-state';
+import { WriteLock } from '../../vault/writes/write-lock';
 
 /** One decision of {@link ProposalDecisions.decideAll}: the proposal `id`, checked and returned by `pick`, changed by `change` (false: nothing to change). */
 interface Decision {

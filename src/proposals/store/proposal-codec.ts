@@ -1,5 +1,5 @@
-import { isRecord, parseListFile, stringFieldProblem } from '../vault/plugin-files/list-file-codec';
-import type { HunkDecision, Proposal, ProposalKind, ProposalStatus } from './types';
+import { isRecord, parseListFile, stringFieldProblem } from '../../vault/plugin-files/list-file-codec';
+import type { HunkDecision, Proposal, ProposalKind, ProposalStatus } from '../types';
 
 /**
  * The proposals file format (`proposals.json` in the plugin folder):
