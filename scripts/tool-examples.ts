@@ -1,7 +1,7 @@
 /**
  * `npm run docs:tools`: regenerates docs/tools.md, one example call and its real result per
  * tool in tools/list (see scripts/tool-examples/). Bundled and run by scripts/tool-examples.mjs;
- * `import 'obsidian'` resolves to the host (test/host). test/integration/tool-docs.test.ts
+ * `import 'obsidian'` resolves to the host (test/host). test/integration/tools/tool-docs.test.ts
  * checks the committed file matches.
  */
 import { promises as fsp } from 'node:fs';

@@ -83,6 +83,24 @@ export interface BootedPlugin<P extends BootablePlugin = BootablePlugin> {
 }
 
 /**
+ * The registry folder of this Jest worker: `worker-<JEST_WORKER_ID>` inside the run's folder
+ * (test/harness/registry-setup.cjs), so that plugins booted by suites running at the same time in two
+ * workers never see each other as peers (a second open vault adds `vault` to every tool's input and
+ * lists itself in `list_vaults`). Null outside Jest's workers, and when a suite chose a registry folder
+ * of its own (several-vaults.test.ts).
+ * @param env the process environment.
+ * @returns an absolute folder path, or null.
+ */
+export function workerRegistryFolder(env: NodeJS.ProcessEnv): string | null {
+  const runFolder = env.VAULT_MCP_REGISTRY_DIR_MADE_BY_JEST;
+  const worker = env.JEST_WORKER_ID;
+  if (!runFolder || !worker) return null;
+  const own = nodePath.join(runFolder, `worker-${worker}`);
+  const current = env[REGISTRY_DIR_ENV];
+  return current === runFolder || current === own ? own : null;
+}
+
+/**
  * Seeds settings and one key (token in the host's SecretStorage), enables the plugin in a
  * host app over `vaultPath` as Obsidian would (onload, then layout ready), and waits until
  * the server listens.
@@ -93,7 +111,11 @@ export async function bootPlugin<P extends BootablePlugin>(
   options: BootOptions,
 ): Promise<BootedPlugin<P>> {
   // Test runs register their vaults in a throwaway registry folder, never the user's app-data one.
-  if (!process.env[REGISTRY_DIR_ENV]) {
+  const ownFolder = workerRegistryFolder(process.env);
+  if (ownFolder !== null) {
+    fs.mkdirSync(ownFolder, { recursive: true });
+    process.env[REGISTRY_DIR_ENV] = ownFolder;
+  } else if (!process.env[REGISTRY_DIR_ENV]) {
     const registry = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'vault-mcp-registry-'));
     process.env[REGISTRY_DIR_ENV] = registry;
     // One folder per test or bench process: removed when it exits, not left behind in the temp folder by every run.

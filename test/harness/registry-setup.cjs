@@ -8,6 +8,6 @@ const path = require('node:path');
 module.exports = function makeRunRegistry() {
   if (!process.env.VAULT_MCP_REGISTRY_DIR) {
     process.env.VAULT_MCP_REGISTRY_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'vault-mcp-registry-'));
-    process.env.VAULT_MCP_REGISTRY_DIR_MADE_BY_JEST = '1';
+    process.env.VAULT_MCP_REGISTRY_DIR_MADE_BY_JEST = process.env.VAULT_MCP_REGISTRY_DIR;
   }
 };

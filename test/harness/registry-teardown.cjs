@@ -2,6 +2,6 @@
 const fs = require('node:fs');
 
 module.exports = function removeRunRegistry() {
-  if (process.env.VAULT_MCP_REGISTRY_DIR_MADE_BY_JEST !== '1') return;
-  fs.rmSync(process.env.VAULT_MCP_REGISTRY_DIR, { recursive: true, force: true });
+  const made = process.env.VAULT_MCP_REGISTRY_DIR_MADE_BY_JEST;
+  if (made) fs.rmSync(made, { recursive: true, force: true });
 };

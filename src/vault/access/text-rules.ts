@@ -10,7 +10,7 @@ import { ACCESS_KEY, AGENT_OVERRIDES_KEY } from './rule-keys';
  * `access`, `agent_overrides` or `<<`, or a key the unparsed reading (access-rules unparsedRules)
  * takes for one. No character but ASCII letters folds or normalizes to a letter of these names
  * (no `/i`-without-`u` fold maps a non-ASCII character to ASCII, and NFC's only singletons to
- * ASCII letters give `K`: test/unit/vault-text-prefilter.test.ts checks every code point), and
+ * ASCII letters give `K`: test/unit/vault/access/vault-text-prefilter.test.ts checks every code point), and
  * YAML makes no letter but from the text or an escape; so such a key is written as the name
  * itself, in any case (a "rule word"), with nothing but white space, quotes or YAML indicators
  * next to it, or spelled with escapes (`"acc\x65ss"`: a backslash), a merge key (`<<`), an alias

@@ -191,7 +191,7 @@ const SELF_FOLDING = new Uint8Array(0x10000);
 /**
  * True when every character of the lower-cased `lower` is its own fold ({@link foldChar}). A
  * surrogate counts as its own fold: no character outside the BMP folds other than it lower-cases
- * (Unicode 17; test/unit/vault-paths.test.ts checks every code point).
+ * (Unicode 17; test/unit/vault/access/vault-paths.test.ts checks every code point).
  */
 function foldsToItself(lower: string): boolean {
   for (let i = 0; i < lower.length; i++) {

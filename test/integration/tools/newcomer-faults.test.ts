@@ -1,0 +1,260 @@
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import { NOTE_URI_PREFIX } from '../../../src/server/content/note-resources';
+import { DEMO_VAULT } from '../../harness/temp-copy';
+import { writeEnvPerBlock, type Json } from '../../harness/write-helpers';
+
+// A newcomer's report (issue 20 session): invisible characters in search queries, wrong
+// not-found sentences for hidden names, and paths that reached another note than they named.
+describe('a newcomer’s faults, through the tools over MCP', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT);
+  const { call, callError } = env;
+  const paths = async (query: string): Promise<string[]> =>
+    ((await call('search', { query, mode: 'lexical', limit: 100 })).results as Json[]).map((r) => r.path);
+
+  describe('search queries with invisible characters', () => {
+    it('a query of NUL, zero-width characters or a lone surrogate is the empty-query error a space-only query gets', async () => {
+      const empty = await callError('search', { query: '   ' });
+      expect(empty).toMatch(/^The search query is empty/);
+      for (const query of [
+        '\u0000',
+        '\u200b',
+        '\u200b\u200c',
+        '\u200d',
+        '\ud800',
+        '\udc00\u0000',
+        '\u2060\ufeff',
+        '\u0007 \u0000',
+        ' \u00ad ',
+        '\u202e',
+      ])
+        expect(await callError('search', { query, mode: 'lexical' })).toBe(empty);
+    });
+
+    it('an invisible character inside a phrase is read as a space, as it is between unquoted words', async () => {
+      const phrase = await paths('"picking throughput"');
+      expect(phrase).toContain('Projects/Alpha/Alpha overview.md');
+      const words = await paths('picking throughput');
+      for (const invisible of [
+        '\u0000',
+        '\u0007',
+        '\u007f',
+        '\u0085',
+        '\u200b',
+        '\u2060',
+        '\ufeff',
+        '\u00ad',
+        '\ud800',
+        '\u200c ',
+        ' \u200d',
+      ]) {
+        expect(await paths(`"picking${invisible}throughput"`)).toEqual(phrase);
+        expect(await paths(`picking${invisible}throughput`)).toEqual(words);
+      }
+      expect(await callError('search', { query: '"\u0000\u200b"' })).toMatch(/empty phrase at character 1/);
+    });
+
+    it('a zero-width joiner or non-joiner between two characters is kept: it spells a Persian word or an emoji', async () => {
+      await call('create_note', {
+        path: 'Joiners',
+        content: 'Persian: \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645. Emoji: \u{1f469}\u200d\u{1f4bb} coder.\n',
+      });
+      await env.booted.plugin.search.whenBuilt();
+      expect(await paths('"\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"')).toEqual(['Joiners.md']);
+      expect(await paths('"\u{1f469}\u200d\u{1f4bb} coder"')).toEqual(['Joiners.md']);
+      expect(await paths('"\u{1f469} \u{1f4bb} coder"')).toEqual([]);
+    });
+  });
+
+  // A second newcomer's report (issue 20, sixth session): a word meant the same thing in every place.
+  describe('a word or a group means one thing, included or excluded', () => {
+    const search = async (query: string): Promise<Json> => call('search', { query, mode: 'lexical', limit: 100 });
+    it('an excluded word drops exactly the notes the word finds, typo matches included ("replika" finds "replica")', async () => {
+      const typo = await paths('replika');
+      expect(typo.length).toBeGreaterThan(0);
+      expect(await paths('replika')).toEqual(await paths('replica'));
+      const northwind = await paths('northwind');
+      const both = new Set(await paths('northwind line:replika'));
+      expect(both.size).toBeGreaterThan(0);
+      for (const query of ['northwind -replika', 'northwind -REPLICA', 'northwind -line:replika']) {
+        const without = await paths(query);
+        expect(without.filter((p) => typo.includes(p))).toEqual([]);
+        expect(without.sort()).toEqual(northwind.filter((p) => !typo.includes(p)).sort());
+      }
+      const everything = (await search('-zzzzqq')).total as number;
+      expect((await search('-replika')).total).toBe(everything - typo.length);
+    });
+    it('parentheses make a filter: every word in them must match, as the docs say', async () => {
+      const ranked = await search('alpha beta');
+      expect(ranked.all_terms_total).toBeLessThan(ranked.total);
+      for (const query of ['alpha (beta)', '(alpha beta)', '((alpha)) beta']) {
+        const filtered = await search(query);
+        expect(filtered.all_terms_total).toBeUndefined();
+        expect(filtered.total).toBe(ranked.all_terms_total);
+      }
+      expect((await search('(alpha)')).total).toBe((await search('alpha')).total);
+    });
+    it('a word of no letters or digits beside plain words is ignored and listed, not a filter that finds nothing', async () => {
+      const ranked = await search('alpha beta');
+      for (const sign of ['&', '+', '&&']) {
+        const result = await search(`alpha ${sign} beta`);
+        expect(result.total).toBe(ranked.total);
+        expect(result.all_terms_total).toBe(ranked.all_terms_total);
+        expect(result.ignored_terms).toEqual([sign]);
+      }
+    });
+  });
+
+  describe('not-found and refusal sentences name what the path is', () => {
+    it('a dot-file at the vault root is a hidden name, not "in a folder", whether it exists or not', async () => {
+      fs.writeFileSync(nodePath.join(env.dir, '.bashrc'), 'secret');
+      for (const path of ['.bashrc', '.profile']) {
+        const text = await callError('read_note', { path });
+        expect(text).toBe(
+          `Path '${path}' is a hidden file or folder (its name starts with '.'), which agents may not access; use a path outside it.`,
+        );
+        expect(await callError('create_note', { path, content: 'x' })).toMatch(/is a hidden file or folder/);
+        expect(await callError('list_notes', { folder: path })).toMatch(/is a hidden file or folder/);
+      }
+    });
+
+    it('a path inside a hidden or _private folder names that folder', async () => {
+      expect(await callError('read_note', { path: 'Notes/.hidden/x.md' })).toBe(
+        "Path 'Notes/.hidden/x.md' is inside 'Notes/.hidden', a hidden file or folder (its name starts with '.'), which agents may not access; use a path outside it.",
+      );
+      expect(await callError('read_note', { path: '.obsidian/app.json' })).toMatch(/inside '\.obsidian', a hidden file or folder/);
+      expect(await callError('append_note', { path: '_private/Passwords hint', content: 'x' })).toBe(
+        "Path '_private/Passwords hint' is inside '_private', a '_private' folder, which agents may not access; use a path outside it.",
+      );
+      expect(await callError('list_notes', { folder: '_private' })).toMatch(
+        /^Path '_private' is a '_private' folder, which agents may not access/,
+      );
+    });
+
+    it('a missing note at the root or in a folder, and a folder, each get their own sentence', async () => {
+      expect(await callError('read_note', { path: 'Nope.md' })).toMatch(/^Note 'Nope\.md' not found/);
+      expect(await callError('read_note', { path: 'Projects/Nope.md' })).toMatch(/^Note 'Projects\/Nope\.md' not found/);
+      expect(await callError('read_note', { path: 'Projects/' })).toBe(
+        "'Projects' is a folder; call list_notes with folder 'Projects' to see its notes.",
+      );
+      expect(await callError('list_notes', { folder: 'Inbox.md' })).toBe("'Inbox.md' is a note, not a folder; read it with read_note.");
+      expect(await callError('list_folders', { folder: 'Projects/Alpha/Budget.md' })).toMatch(
+        /^'Projects\/Alpha\/Budget\.md' is a note, not a folder/,
+      );
+      expect(await callError('list_notes', { folder: 'Nowhere' })).toMatch(/^Folder 'Nowhere' not found/);
+    });
+
+    it('a folder on the way that the disk holds but Obsidian does not list (node_modules) makes the path taken, not an internal error', async () => {
+      fs.mkdirSync(nodePath.join(env.dir, 'node_modules', 'pkg'), { recursive: true });
+      const taken = 'Cannot create a folder at that path: it is taken or unavailable; choose another path.';
+      expect(await callError('create_note', { path: 'node_modules/x', content: 'x\n' })).toBe(taken);
+      expect(await callError('create_note', { path: 'node_modules/pkg/deeper/x', content: 'x\n' })).toBe(taken);
+      expect(await callError('create_folder', { path: 'node_modules/pkg/sub' })).toBe(taken);
+      expect(await callError('move_note', { path: 'Inbox', to: 'node_modules/Inbox' })).toBe(taken);
+      expect(fs.readdirSync(nodePath.join(env.dir, 'node_modules'), { recursive: true })).toEqual(['pkg']);
+      expect(fs.existsSync(nodePath.join(env.dir, 'Inbox.md'))).toBe(true);
+    });
+  });
+
+  describe('a path names one note exactly', () => {
+    const inbox = (): string => fs.readFileSync(nodePath.join(env.dir, 'Inbox.md'), 'utf8');
+
+    it('the documented conveniences still reach Inbox.md: no .md, other case, a wikilink', async () => {
+      for (const path of ['Inbox.md', 'Inbox', 'inbox.md', 'INBOX', '[[Inbox]]', './Inbox.md', 'Inbox.MD'])
+        expect((await call('read_note', { path })).path).toBe('Inbox.md');
+    });
+
+    it('Inbox.md.md, Inbox.md/ and Inbox/ reach no note through any path tool, and Inbox.md is left as it was', async () => {
+      const before = inbox();
+      const hash = (await call('read_note', { path: 'Inbox.md' })).hash as string;
+      for (const path of ['Inbox.md.md', 'Inbox.md/', 'Inbox/', 'Inbox.md\\', 'Inbox.md/.', 'Inbox.md%2F', 'path:Inbox.md/']) {
+        const calls: Array<[string, Json]> = [
+          ['read_note', { path }],
+          ['get_links', { path }],
+          ['write_note', { path, body: 'clobbered' }],
+          ['append_note', { path, content: 'clobbered' }],
+          ['edit_note', { path, anchor: 'Inbox', op: 'replace', content: 'clobbered' }],
+          ['set_properties', { path, properties: { clobbered: true } }],
+          ['move_note', { path, to: 'Archive/Moved inbox' }],
+          ['delete_note', { path, confirm: true }],
+        ];
+        for (const [tool, args] of calls) {
+          const text = await callError(tool, args);
+          if (path.startsWith('Inbox.md.md')) expect(text).toMatch(/^Note 'Inbox\.md\.md' not found\. Did you mean 'Inbox\.md'\?/);
+          else expect(text).toMatch(/^No folder 'Inbox(\.md)?' \(a path ending in '\/' names one\); for the note, give 'Inbox\.md'\.$/);
+        }
+        expect((await call('read_notes', { paths: [path] })).not_found).toEqual([path]);
+        await expect(env.client.readResource({ uri: `${NOTE_URI_PREFIX}${encodeURIComponent(path)}` })).rejects.toThrow(/not found/i);
+      }
+      expect(await callError('read_note', { id: 'Inbox.md/' })).toMatch(/ending in '\/' names one/);
+      expect(inbox()).toBe(before);
+      expect((await call('read_note', { path: 'Inbox' })).hash).toBe(hash);
+      expect(fs.existsSync(nodePath.join(env.dir, 'Archive/Moved inbox.md'))).toBe(false);
+    });
+
+    // s23 newcomer finding 5: `T/Y.md` reached `T/Y.md.md` (a delete of a note never named).
+    it('a path ending in .md never reaches <name>.md.md: not found on every route, that note left as it was', async () => {
+      expect((await call('create_note', { path: 'T/Y.md.md', content: 'doubled\n' })).path).toBe('T/Y.md.md');
+      expect((await call('create_note', { path: 'Areas/AGENTS.md.md', content: 'not instructions\n' })).path).toBe('Areas/AGENTS.md.md');
+      const doubled = nodePath.join(env.dir, 'T/Y.md.md');
+      for (const path of ['T/Y.md', 't/y.MD', 'Y.md', '[[T/Y.md]]', '[[Y.md]]', 'path:T/Y.md']) {
+        const calls: Array<[string, Json]> = [
+          ['read_note', { path }],
+          ['get_links', { path }],
+          ['write_note', { path, body: 'overwritten' }],
+          ['append_note', { path, content: 'appended' }],
+          ['edit_note', { path, anchor: 'doubled', op: 'replace', content: 'edited' }],
+          ['set_properties', { path, properties: { touched: true } }],
+          ['move_note', { path, to: 'T/Moved' }],
+          ['delete_note', { path, confirm: true }],
+        ];
+        for (const [tool, args] of calls)
+          expect([path, tool, await callError(tool, args)]).toEqual([path, tool, expect.stringMatching(/not found/)]);
+        expect((await call('read_notes', { paths: [path] })).not_found).toEqual([path]);
+      }
+      expect(await callError('read_note', { path: 'T/Y.md' })).toMatch(/^Note 'T\/Y\.md' not found\. Did you mean 'T\/Y\.md\.md'\?/);
+      await expect(env.client.readResource({ uri: `${NOTE_URI_PREFIX}T/Y.md` })).rejects.toThrow(/not found/i);
+      expect(await callError('read_note', { path: 'Areas/AGENTS.md' })).toMatch(/^Note 'Areas\/AGENTS\.md' not found/);
+      expect(fs.readFileSync(doubled, 'utf8')).toBe('doubled\n');
+      expect(fs.existsSync(nodePath.join(env.dir, 'T/Moved.md'))).toBe(false);
+      // The note is still reached by its own name, with or without the last `.md`.
+      for (const path of ['T/Y.md.md', 'T/Y.md.md'.toUpperCase()]) expect((await call('read_note', { path })).path).toBe('T/Y.md.md');
+      // A move onto `T/Y.md` is a new note beside it, not the doubled one.
+      await call('create_note', { path: 'T/Source', content: 'source\n' });
+      expect((await call('move_note', { path: 'T/Source', to: 'T/Y.md' })).path).toBe('T/Y.md');
+      expect((await call('read_note', { path: 'T/Y.md' })).path).toBe('T/Y.md');
+      expect(fs.readFileSync(doubled, 'utf8')).toBe('doubled\n');
+    });
+
+    it('a path with outer spaces names the note of that exact name when one exists: a write never lands on the trimmed name', async () => {
+      const spaced = nodePath.join(env.dir, 'Inbox .md');
+      // The user's own note (the tools refuse to create a name ending in a space, which some disks drop).
+      await env.booted.app.vault.create('Inbox .md', 'Spaced inbox\n');
+      const before = inbox();
+      for (const path of ['Inbox ', 'Inbox .md', 'path:Inbox .md']) expect((await call('read_note', { path })).path).toBe('Inbox .md');
+      expect((await call('read_notes', { paths: ['Inbox '] })).notes.map((n: Json) => n.path)).toEqual(['Inbox .md']);
+      expect((await call('append_note', { path: 'Inbox ', content: 'appended' })).path).toBe('Inbox .md');
+      expect((await call('set_properties', { path: 'Inbox ', properties: { spaced: true } })).path).toBe('Inbox .md');
+      expect(fs.readFileSync(spaced, 'utf8')).toContain('appended');
+      expect(inbox()).toBe(before);
+      // Without a note of the spaced name, outer spaces are dropped as before: 'Inbox ' is Inbox.md.
+      await call('delete_note', { path: 'Inbox .md', confirm: true });
+      for (const path of ['Inbox ', ' Inbox.md', 'Inbox.md\n']) expect((await call('read_note', { path })).path).toBe('Inbox.md');
+      expect(inbox()).toBe(before);
+    });
+
+    it('a note moved to a path ending in / is refused with the whole path to give, never renamed to <folder>.md', async () => {
+      const text = await callError('move_note', { path: 'Ideas', to: 'Archive/' });
+      expect(text).toBe("'Archive/' ends with '/', which names a folder; give the note's whole new path, such as 'Archive/Ideas.md'.");
+      expect(fs.existsSync(nodePath.join(env.dir, 'Archive.md'))).toBe(false);
+      expect(fs.existsSync(nodePath.join(env.dir, 'Ideas.md'))).toBe(true);
+      expect(await callError('create_note', { path: 'New%2F', content: 'x' })).toMatch(/ends with '\/', which names a folder/);
+    });
+
+    it('a folder still moves and lists with a trailing slash', async () => {
+      expect((await call('list_notes', { folder: 'Projects/' })).notes.length).toBeGreaterThan(0);
+      expect((await call('create_folder', { path: 'Scratch/' })).path).toBe('Scratch');
+      expect((await call('move_note', { path: 'Scratch/', to: 'Scratch2/' })).path).toBe('Scratch2');
+    });
+  });
+});

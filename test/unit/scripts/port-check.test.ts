@@ -1,0 +1,32 @@
+/** npm start's taken-port check and advice (scripts/port-check.ts). */
+import { createServer, type Server } from 'node:net';
+import { portTaken, portTakenAdvice } from '../../../scripts/port-check';
+
+async function listen(): Promise<{ server: Server; port: number }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as { port: number }).port };
+}
+
+describe('portTaken', () => {
+  it('is true while another listener holds the port and false once it is closed', async () => {
+    const { server, port } = await listen();
+    try {
+      expect(await portTaken(port)).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(await portTaken(port)).toBe(false);
+  });
+});
+
+describe('portTakenAdvice', () => {
+  it('names the port and the --port flag with an example, not the settings tab', () => {
+    const advice = portTakenAdvice(27200);
+    expect(advice).toMatch(/^Port 27200 is already in use/);
+    expect(advice).toContain('npm start -- --port 27300');
+    expect(advice).toContain('--port 0');
+    expect(advice).not.toMatch(/settings/i);
+    expect(portTakenAdvice(27300)).toContain('--port 27301');
+  });
+});

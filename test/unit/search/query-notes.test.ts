@@ -1,0 +1,237 @@
+import { runNotesQuery, type NoteFacts } from '../../../src/search/query-notes/evaluate';
+import { parseNotesQuery, QuerySyntaxError } from '../../../src/search/query-notes/parse';
+import { queryNotesTool } from '../../../src/tools/read/lists/query-notes';
+import type { ToolContext } from '../../../src/tools/tool';
+import { NoteStore } from '../../../src/vault/note-store';
+import { openDemoVault, type DemoVault } from '../../harness/vault-fixture';
+import { toolContext } from '../../harness/tool-context';
+
+/** The syntax error `source` raises; fails when it parses. */
+function syntaxError(source: string): QuerySyntaxError {
+  try {
+    parseNotesQuery(source);
+  } catch (err) {
+    if (err instanceof QuerySyntaxError) return err;
+    throw err;
+  }
+  throw new Error(`expected "${source}" not to parse`);
+}
+
+describe('query_notes: parsing', () => {
+  it('reads every clause, in any order, case-insensitively, with WHERE optional', () => {
+    const q = parseNotesQuery(
+      'WHERE status is "draft" AND file.folder under "Projects" SORT file.mtime desc LIMIT 20 COLUMNS title, status',
+    );
+    expect(q).toEqual({
+      where: {
+        kind: 'and',
+        left: { kind: 'test', field: { kind: 'property', name: 'status' }, op: 'is', value: 'draft' },
+        right: { kind: 'test', field: { kind: 'file', name: 'file.folder' }, op: 'under', value: 'Projects' },
+      },
+      sort: [{ field: { kind: 'file', name: 'file.mtime' }, descending: true }],
+      limit: 20,
+      columns: [
+        { kind: 'property', name: 'title' },
+        { kind: 'property', name: 'status' },
+      ],
+    });
+    const loose = parseNotesQuery("columns title limit 5 order by due asc, file.name where note.status = 'active'");
+    expect(loose.where).toEqual({ kind: 'test', field: { kind: 'property', name: 'status' }, op: 'is', value: 'active' });
+    expect(loose.sort.map((s) => [s.field.name, s.descending])).toEqual([
+      ['due', false],
+      ['file.name', false],
+    ]);
+    expect(loose.limit).toBe(5);
+    expect(parseNotesQuery('priority >= 2').where).toMatchObject({ op: 'gte', value: '2' });
+    expect(parseNotesQuery('')).toEqual({ where: null, sort: [], limit: null, columns: null });
+  });
+
+  it('OR binds looser than AND, NOT tighter; negated operators become NOT; quoted property names keep spaces', () => {
+    const q = parseNotesQuery('a is 1 OR b is 2 AND NOT (c exists OR "due date" missing)');
+    expect(q.where).toEqual({
+      kind: 'or',
+      left: { kind: 'test', field: { kind: 'property', name: 'a' }, op: 'is', value: '1' },
+      right: {
+        kind: 'and',
+        left: { kind: 'test', field: { kind: 'property', name: 'b' }, op: 'is', value: '2' },
+        right: {
+          kind: 'not',
+          child: {
+            kind: 'or',
+            left: { kind: 'test', field: { kind: 'property', name: 'c' }, op: 'exists', value: null },
+            right: { kind: 'not', child: { kind: 'test', field: { kind: 'property', name: 'due date' }, op: 'exists', value: null } },
+          },
+        },
+      },
+    });
+    expect(parseNotesQuery('status is not draft').where).toEqual({
+      kind: 'not',
+      child: expect.objectContaining({ op: 'is', value: 'draft' }),
+    });
+    expect(parseNotesQuery('tags not contains x').where).toEqual({ kind: 'not', child: expect.objectContaining({ op: 'contains' }) });
+    expect(parseNotesQuery('status != x').where).toMatchObject({ kind: 'not' });
+  });
+
+  it('errors name what was expected and the 1-based position where the problem starts', () => {
+    expect(syntaxError('status equals "draft"')).toMatchObject({
+      position: 8,
+      message: expect.stringMatching(/'equals' is not an operator; use is, is not/),
+    });
+    expect(syntaxError('status is')).toMatchObject({
+      position: 10,
+      message: expect.stringMatching(/Expected a value after 'is'.*ends there/),
+    });
+    expect(syntaxError('file.owner is x')).toMatchObject({
+      position: 1,
+      message: expect.stringMatching(/not a file field; use one of file\.name/),
+    });
+    expect(syntaxError('status is "draft')).toMatchObject({ position: 11, message: expect.stringMatching(/never closed/) });
+    expect(syntaxError('(a is 1 OR b is 2')).toMatchObject({
+      position: 18,
+      message: expect.stringMatching(/Expected \) to close the \( at 1/),
+    });
+    expect(syntaxError('a is 1 LIMIT 0')).toMatchObject({ position: 14, message: expect.stringMatching(/whole number from 1 to 1000/) });
+    expect(syntaxError('a is 1 LIMIT 5 LIMIT 6')).toMatchObject({ position: 16, message: expect.stringMatching(/LIMIT is given twice/) });
+    expect(syntaxError('a is 1 b is 2')).toMatchObject({ position: 8, message: expect.stringMatching(/Unexpected 'b'; expected AND, OR/) });
+    expect(syntaxError('SORT')).toMatchObject({ position: 5, message: expect.stringMatching(/Expected a field to sort by/) });
+    expect(syntaxError('WHERE LIMIT 5')).toMatchObject({ position: 7 });
+  });
+});
+
+describe('query_notes: evaluation', () => {
+  const DAY = 86_400_000;
+  const base = Date.UTC(2026, 0, 15, 12);
+  const notes: NoteFacts[] = [
+    {
+      path: 'Projects/Alpha/Plan.md',
+      mtime: base,
+      ctime: base - 30 * DAY,
+      size: 1200,
+      tags: ['#project', '#project/alpha'],
+      frontmatter: { status: 'Draft', priority: 2, due: '2026-02-01', owners: ['Ana', 'Ben'] },
+    },
+    {
+      path: 'Projects/Beta.md',
+      mtime: base - DAY,
+      ctime: base - 40 * DAY,
+      size: 300,
+      tags: ['#project'],
+      frontmatter: { status: 'active', priority: 10, due: '2026-01-20' },
+    },
+    { path: 'Inbox.md', mtime: base + DAY, ctime: base, size: 50, tags: [], frontmatter: { status: null } },
+    { path: 'Journal/2026-01-15.md', mtime: base, ctime: base, size: 80, tags: ['#journal'], frontmatter: {} },
+  ];
+  const paths = (source: string): string[] => runNotesQuery(parseNotesQuery(source), notes).rows.map((r) => r[0] as string);
+
+  it('a bare date that names no calendar day is an error at its position; real dates and other words pass', () => {
+    expect(syntaxError('file.mtime is 2026-13-45')).toMatchObject({
+      position: 15,
+      message: expect.stringMatching(/'2026-13-45' is not a calendar date/),
+    });
+    expect(syntaxError('due < 2026-02-30')).toMatchObject({ position: 7 });
+    expect(parseNotesQuery('due < 2024-02-29').where).toMatchObject({ value: '2024-02-29' });
+    expect(parseNotesQuery('file.mtime > 2026-01-15T10:00').where).toMatchObject({ value: '2026-01-15T10:00' });
+    expect(parseNotesQuery('status is "2026-13-45"').where).toMatchObject({ value: '2026-13-45' });
+  });
+
+  it('is / is not compare text case-insensitively, numbers numerically, lists by any item', () => {
+    expect(paths('status is draft')).toEqual(['Projects/Alpha/Plan.md']);
+    expect(paths('status is not draft')).toEqual(['Inbox.md', 'Journal/2026-01-15.md', 'Projects/Beta.md']);
+    expect(paths('priority is 10')).toEqual(['Projects/Beta.md']);
+    expect(paths('owners is ben')).toEqual(['Projects/Alpha/Plan.md']);
+    expect(paths('status is null')).toEqual(['Inbox.md']);
+  });
+
+  it('contains, exists, missing, gt/lt/gte/lte on numbers and dates, under on folders and nested tags', () => {
+    expect(paths('owners contains an')).toEqual(['Projects/Alpha/Plan.md']);
+    expect(paths('status exists SORT file.path')).toEqual(['Inbox.md', 'Projects/Alpha/Plan.md', 'Projects/Beta.md']);
+    expect(paths('status missing')).toEqual(['Journal/2026-01-15.md']);
+    expect(paths('priority gt 5')).toEqual(['Projects/Beta.md']);
+    expect(paths('priority lte 2')).toEqual(['Projects/Alpha/Plan.md']);
+    expect(paths('due lt 2026-01-31')).toEqual(['Projects/Beta.md']);
+    expect(paths('file.mtime is 2026-01-15 SORT file.path')).toEqual(['Journal/2026-01-15.md', 'Projects/Alpha/Plan.md']);
+    expect(paths('file.mtime gt 2026-01-15')).toEqual(['Inbox.md']);
+    expect(paths('file.size gte 300 SORT file.size desc')).toEqual(['Projects/Alpha/Plan.md', 'Projects/Beta.md']);
+    expect(paths('file.folder under projects SORT file.path')).toEqual(['Projects/Alpha/Plan.md', 'Projects/Beta.md']);
+    expect(paths('file.folder is "/"')).toEqual(['Inbox.md']);
+    expect(paths('file.tags under project SORT file.path')).toEqual(['Projects/Alpha/Plan.md', 'Projects/Beta.md']);
+    expect(paths('file.tags is "project/alpha"')).toEqual(['Projects/Alpha/Plan.md']);
+    expect(paths('file.name is "Beta.md" OR file.basename is inbox SORT file.path')).toEqual(['Inbox.md', 'Projects/Beta.md']);
+  });
+
+  it('sorts by SORT keys then path (missing values last), else newest first; LIMIT cuts after counting', () => {
+    expect(paths('SORT priority desc')).toEqual(['Projects/Beta.md', 'Projects/Alpha/Plan.md', 'Inbox.md', 'Journal/2026-01-15.md']);
+    expect(paths('')).toEqual(['Inbox.md', 'Journal/2026-01-15.md', 'Projects/Alpha/Plan.md', 'Projects/Beta.md']);
+    const limited = runNotesQuery(parseNotesQuery('SORT file.path LIMIT 2'), notes);
+    expect(limited.rows.map((r) => r[0])).toEqual(['Inbox.md', 'Journal/2026-01-15.md']);
+    expect(limited.total).toBe(4);
+  });
+
+  it('columns: file.path first, then COLUMNS, else the fields WHERE and SORT use; a missing property is null', () => {
+    const listed = runNotesQuery(parseNotesQuery('status exists SORT file.path COLUMNS status, owners, file.path, file.size'), notes);
+    expect(listed.columns).toEqual(['file.path', 'status', 'owners', 'file.size']);
+    expect(listed.rows[0]).toEqual(['Inbox.md', null, null, 50]);
+    expect(listed.rows[1]).toEqual(['Projects/Alpha/Plan.md', 'Draft', ['Ana', 'Ben'], 1200]);
+    const implied = runNotesQuery(parseNotesQuery('priority gt 1 AND Priority lt 100 SORT due'), notes);
+    expect(implied.columns).toEqual(['file.path', 'priority', 'due']);
+    expect(implied.rows).toEqual([
+      ['Projects/Beta.md', 10, '2026-01-20'],
+      ['Projects/Alpha/Plan.md', 2, '2026-02-01'],
+    ]);
+  });
+});
+
+describe('query_notes tool on the demo vault', () => {
+  let vault: DemoVault;
+  let notes: NoteStore;
+  beforeAll(async () => {
+    vault = await openDemoVault();
+    notes = new NoteStore(vault.app, { quarantine: () => [] });
+  });
+  afterAll(async () => vault?.close());
+
+  const contextFor = (label = 'Test agent', roots: string[] = []): ToolContext => toolContext(notes, { label, roots });
+
+  it('answers rows of readable notes with the fields asked for', async () => {
+    const out = await queryNotesTool.handler({ query: 'WHERE status exists SORT file.path COLUMNS status, owner' }, contextFor());
+    expect(out.columns).toEqual(['file.path', 'status', 'owner']);
+    expect(out.rows).toEqual([
+      ['Ideas.md', 'collecting', null],
+      ['Projects/Alpha/Alpha overview.md', 'active', 'Ana Ruiz'],
+      ['Projects/Beta/Beta overview.md', 'paused', 'Ben Okafor'],
+    ]);
+    expect(out.total).toBe(3);
+    expect(out.note).toBeUndefined();
+  });
+
+  it('never shows private, quarantined or out-of-roots notes, nor no-access ones for that key', async () => {
+    const all = await queryNotesTool.handler({ query: 'LIMIT 1000' }, contextFor());
+    const shown = (all.rows as unknown[][]).map((r) => r[0] as string);
+    expect(shown.length).toBeGreaterThan(10);
+    expect(shown).not.toContain('Personal/Therapy notes.md');
+    expect(shown.some((p) => p.startsWith('_private/') || p.startsWith('.'))).toBe(false);
+    expect(shown).toContain('Projects/Beta/Retrospective.md');
+    const tagged = await queryNotesTool.handler({ query: 'file.tags contains personal OR file.tags contains secret' }, contextFor());
+    expect(tagged.rows).toEqual([]);
+    const claude = await queryNotesTool.handler({ query: 'file.folder under Projects LIMIT 1000' }, contextFor('Claude Code'));
+    expect((claude.rows as unknown[][]).map((r) => r[0])).not.toContain('Projects/Beta/Retrospective.md');
+    const rooted = await queryNotesTool.handler({ query: 'LIMIT 1000' }, contextFor('Test agent', ['Projects/Alpha']));
+    expect((rooted.rows as unknown[][]).every((r) => String(r[0]).startsWith('Projects/Alpha/'))).toBe(true);
+    expect(rooted.total).toBe((rooted.rows as unknown[][]).length);
+  });
+
+  it('a query that does not parse is a result with the error, its position and the text there (not isError)', async () => {
+    const out = await queryNotesTool.handler({ query: 'WHERE status equals "active"' }, contextFor());
+    expect(out).toEqual({
+      error: expect.stringMatching(/'equals' is not an operator/),
+      position: 14,
+      near: 'equals "active"',
+    });
+  });
+
+  it('says when LIMIT cut the rows', async () => {
+    const out = await queryNotesTool.handler({ query: 'LIMIT 2' }, contextFor());
+    expect(out.rows).toHaveLength(2);
+    expect(out.note).toMatch(/^2 of \d+ notes shown; raise LIMIT/);
+  });
+});

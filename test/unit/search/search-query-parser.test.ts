@@ -1,0 +1,207 @@
+import { ToolError } from '../../../src/errors';
+import type { QueryNode } from '../../../src/search/query/parser/query-ast';
+import { parseQuery, regexQuery } from '../../../src/search/query/parser/query-parser';
+
+/** A compact, comparable rendering of a parsed query. */
+function show(node: QueryNode): string {
+  switch (node.kind) {
+    case 'and':
+      return `(${node.children.map(show).join(' & ')})`;
+    case 'or':
+      return `(${node.children.map(show).join(' | ')})`;
+    case 'not':
+      return `!${show(node.child)}`;
+    case 'word':
+      return node.text;
+    case 'phrase':
+      return `"${node.text}"`;
+    case 'regex':
+      return `/${node.regex.source}/${node.regex.flags}`;
+    case 'path':
+    case 'file':
+      return `${node.kind}:${node.match.kind === 'text' ? node.match.text : `/${node.match.regex.source}/`}`;
+    case 'tag':
+      return `tag:${node.tag}`;
+    case 'property': {
+      const t = node.test;
+      if (t.op === 'exists') return `[${node.name}]`;
+      if (t.op === 'null') return `[${node.name}=null]`;
+      if (t.op === 'regex') return `[${node.name}~/${t.regex.source}/${t.regex.flags}]`;
+      return t.op === 'contains' ? `[${node.name}~${t.value}]` : `[${node.name}${t.cmp}${t.value}]`;
+    }
+    case 'scope':
+      return `${node.scope}:{${show(node.child)}}`;
+    case 'case':
+      return `${node.sensitive ? 'match-case' : 'ignore-case'}:{${show(node.child)}}`;
+  }
+}
+
+describe('parseQuery', () => {
+  it.each([
+    ['canvas', 'canvas'],
+    ['canvas plugin', '(canvas & plugin)'],
+    ['"exact phrase"', '"exact phrase"'],
+    ['-draft', '!draft'],
+    ['-"old idea"', '!"old idea"'],
+    ['a OR b', '(a | b)'],
+    // Obsidian Help, "Search terms": OR joins runs of ANDed words ("work meetings and personal meetups").
+    ['meeting work', '(meeting & work)'],
+    ['meeting OR work', '(meeting | work)'],
+    ['meeting work OR meetup personal', '((meeting & work) | (meetup & personal))'],
+    ['meeting (work OR meetup) personal', '(meeting & (work | meetup) & personal)'],
+    ['meeting -work', '(meeting & !work)'],
+    ['meeting -work -meetup', '(meeting & !work & !meetup)'],
+    ['meeting -(work meetup)', '(meeting & !(work & meetup))'],
+    ['meeting [duration:<5]', '(meeting & [duration<5])'],
+    ['meeting [duration:>5]', '(meeting & [duration>5])'],
+    ['"star wars"', '"star wars"'],
+    ['"they said \\"hello\\" to each other"', '"they said "hello" to each other"'],
+    ['"back\\\\slash"', '"back\\slash"'],
+    ['path:"C:\\notes"', 'path:C:\\notes'],
+    ['a OR b c OR d', '(a | (b & c) | d)'],
+    ['(a b) OR c', '((a & b) | c)'],
+    ['-(a OR b) c', '(!(a | b) & c)'],
+    ['or and', '(or & and)'],
+    ['ORANGE', 'ORANGE'],
+    ['path:Plugins canvas', '(path:Plugins & canvas)'],
+    ['path:"Daily notes"', 'path:Daily notes'],
+    ['path:/^Daily\\//', 'path:/^Daily\\//'],
+    ['file:Canvas', 'file:Canvas'],
+    ['tag:#Project', 'tag:project'],
+    ['tag:project/alpha', 'tag:project/alpha'],
+    ['[status]', '[status]'],
+    ['[status:done]', '[status~done]'],
+    ['[status:"in progress"]', '[status~in progress]'],
+    ['[priority:>5]', '[priority>5]'],
+    ['[due:>2024-02-29]', '[due>2024-02-29]'],
+    ['[due:>"2026-02-30"]', '[due>2026-02-30]'],
+    ['[due: <= 2024-06-01]', '[due<=2024-06-01]'],
+    ['[rating:=3]', '[rating=3]'],
+    ['has:due', '[due]'],
+    ['-has:due', '![due]'],
+    ['/colou?r/', '/colou?r/m'],
+    ['/todo/i', '/todo/im'],
+    ['/a[/]b/', '/a[/]b/m'],
+    ['10:30 http://example.com', '(10:30 & http://example.com)'],
+    // Obsidian Help, "Search operators": every operator and its documented example.
+    ['file:.jpg', 'file:.jpg'],
+    ['file:202209', 'file:202209'],
+    ['path:"Daily notes/2022-07"', 'path:Daily notes/2022-07'],
+    ['content:"happy cat"', 'content:{"happy cat"}'],
+    ['match-case:HappyCat', 'match-case:{HappyCat}'],
+    ['ignore-case:ikea', 'ignore-case:{ikea}'],
+    ['tag:#work', 'tag:work'],
+    ['line:(mix flour)', 'line:{(mix & flour)}'],
+    ['-line:(mix flour)', '!line:{(mix & flour)}'],
+    ['block:(dog cat)', 'block:{(dog & cat)}'],
+    ['section:(dog cat)', 'section:{(dog & cat)}'],
+    ['task:call', 'task:{call}'],
+    ['task:(call OR email)', 'task:{(call | email)}'],
+    ['task-todo:call', 'task-todo:{call}'],
+    ['task-done:call', 'task-done:{call}'],
+    ['task:-call', 'task:{!call}'],
+    ['Line:(a) LINE:b', '(line:{a} & line:{b})'],
+    ['section:(line:(a b) -c) d', '(section:{(line:{(a & b)} & !c)} & d)'],
+    ['line:("a b" OR /c+/)', 'line:{("a b" | /c+/m)}'],
+    ['match-case:(Foo ignore-case:bar)', 'match-case:{(Foo & ignore-case:{bar})}'],
+    ['match-case:/foo/i', 'match-case:{/foo/m}'],
+    ['ignore-case:/Foo/', 'ignore-case:{/Foo/im}'],
+    ['file:("to be" OR -"2B")', '(file:to be | !file:2B)'],
+    ['path:(daily 2022)', '(path:daily & path:2022)'],
+    ['path:/\\d{4}-\\d{2}-\\d{2}/', 'path:/\\d{4}-\\d{2}-\\d{2}/'],
+    ['/\\d{4}-\\d{2}-\\d{2}/', '/\\d{4}-\\d{2}-\\d{2}/m'],
+    // Obsidian Help, "Search properties".
+    ['[aliases]', '[aliases]'],
+    ['[aliases:Name]', '[aliases~Name]'],
+    ['[aliases:null]', '[aliases=null]'],
+    ['[status:Draft OR Published]', '([status~Draft] | [status~Published])'],
+    ['[status:(draft OR published) -old]', '([status] & (([status~draft] | [status~published]) & ![status~old]))'],
+    ['[status:/^dr/i]', '[status~/^dr/im]'],
+    ['[time:10:30]', '[time~10:30]'],
+    ['line mixing:flour', '(line & mixing:flour)'],
+    ['日本語 検索', '(日本語 & 検索)'],
+  ])('parses %s', (input, expected) => {
+    expect(show(parseQuery(input))).toBe(expected);
+  });
+
+  it.each([
+    ['', /empty/],
+    ['   ', /empty/],
+    ['(a b', /'\(' at character 1 without a matching '\)'/],
+    ['a b)', /'\)' at character 4/],
+    ['()', /empty group/],
+    ['"open phrase', /without a closing quote/],
+    ['""', /empty phrase/],
+    ['a OR', /OR at character 3 without a term after it/],
+    ['OR a', /without a term before it/],
+    // An OR right before a group's ')' is the keyword too, not the word "or" (a newcomer's report).
+    ['(a OR)', /OR at character 4 without a term after it/],
+    ['(OR)', /OR at character 2 without a term before it/],
+    ['line:(a OR)', /OR at character 9 without a term after it/],
+    ['section:(a OR)', /OR at character 12 without a term after it/],
+    ['task:(call OR)', /OR at character 12 without a term after it/],
+    ['line:(OR)', /OR at character 7 without a term before it/],
+    ['a -', /'-' at character 3 with nothing after it/],
+    ['path:', /path: at character 1 without a value/],
+    ['a file:', /file: at character 3 without a value/],
+    ['tag:#', /tag: at character 1 without a tag name/],
+    ['[status', /without a matching '\]'/],
+    ['[:x]', /without a property name/],
+    // A wikilink is not a property filter named `[Ana Ruiz` (it found nothing, unexplained): the refusal says what finds links.
+    ['[[Ana Ruiz]]', /has a wikilink \[\[…\]\] at character 1.*call get_links/],
+    ['meeting [[Ana Ruiz]]', /wikilink \[\[…\]\] at character 9/],
+    ['[status:]', /without a value after the colon/],
+    // A bare date that names no calendar day is refused, as query_notes and list_notes' since refuse it.
+    ['[due:>2026-02-30]', /date '2026-02-30' is not a calendar day/],
+    ['[due:<=2026-02-29T10:00]', /date '2026-02-29T10:00' is not a calendar day/],
+    ['[due:>2026-13-01]', /date '2026-13-01' is not a calendar day/],
+    ['/(unclosed/', /regular expression \/\(unclosed\/ is invalid/],
+    ['/abc', /without a closing '\/'/],
+    // A '[' left open takes the closing '/' into its class: the fault named is the class, as regex: true names it.
+    ['/[/', /The regular expression \/\[\/ is invalid \(Unterminated character class\)/],
+    ['a /x[\\]/ b', /regular expression \/x\[\\\]\/ is invalid \(Unterminated character class\)/],
+    ['[status:/[dr/]', /regular expression \/\[dr\/ is invalid \(Unterminated character class\)/],
+    ['/abc/gx', /unsupported flags/],
+    ['a OR OR b', /OR at character 6 without a term before it/],
+    ['"open \\"', /without a closing quote/],
+    ['line:(mix flour', /'line:\(' at character 1 without a matching '\)'; close the group \(e\.g\. line:\(mix flour\)\)/],
+    ['a task:(', /unclosed 'task:\(' at character 3/],
+    ['line:', /line: at character 1 without a value; write the value right after the colon \(e\.g\. line:\(mix flour\)\)/],
+    ['x match-case: y', /match-case: at character 3 without a value/],
+    ['section:()', /empty group/],
+    ['content:)', /content: at character 1 without a value/],
+    ['task:-', /'-' at character 6 with nothing after it/],
+    ['[status:Draft OR]', /OR at character 15 without a term after it/],
+    ['[status:a)]', /'\)' at character 10 without a matching '\(' in a property value/],
+    ['[duration:<]', /without a value after </],
+    ['[status:/dr]', /without a closing '\/'/],
+    ['line:'.repeat(40) + 'x', /nested too deeply/],
+    ['tag:(a OR b)', /tag: takes one name; write tag:a OR tag:b for several/],
+    ['has:(due)', /has: takes one name/],
+    ['task:('.repeat(40) + 'x' + ')'.repeat(40), /nested too deeply/],
+  ])('rejects %j', (input, message) => {
+    let caught: unknown;
+    try {
+      parseQuery(input);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ToolError);
+    expect((caught as ToolError).code).toBe('invalid_argument');
+    expect((caught as ToolError).message).toMatch(message);
+  });
+});
+
+describe('regexQuery', () => {
+  it('compiles the whole query as one multiline regex', () => {
+    const node = regexQuery('^- \\[ \\] (call|email)');
+    expect(node.kind).toBe('regex');
+    expect(node.kind === 'regex' && node.regex.test('x\n- [ ] email Bob')).toBe(true);
+  });
+
+  it('rejects an empty or invalid pattern', () => {
+    expect(() => regexQuery('')).toThrow(/empty/);
+    expect(() => regexQuery('a(')).toThrow(ToolError);
+    expect(() => regexQuery('[')).toThrow(/is invalid \(Unterminated character class\)/);
+  });
+});

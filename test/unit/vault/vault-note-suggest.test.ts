@@ -1,0 +1,154 @@
+import fc from 'fast-check';
+import type { TFile } from 'obsidian';
+import { substringEditDistance } from '../../../src/vault/content/text/approximate-match';
+import { similarNotePaths, MAX_SUGGESTIONS } from '../../../src/vault/content/note-suggest';
+import { NoteStore } from '../../../src/vault/note-store';
+import type { AccessScope } from '../../../src/vault/access/access';
+import { errorOf } from '../../harness/tool-errors';
+import { openDemoVault, type DemoVault } from '../../harness/vault-fixture';
+
+/** A stand-in TFile with just what the matcher reads. */
+function file(path: string): TFile {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return { path, name, basename: name.replace(/\.md$/, ''), extension: 'md' } as TFile;
+}
+
+/** Sellers' table in full, no cut-off: the reference the fast version must agree with. */
+function referenceDistance(pattern: string, text: string): number {
+  let column = Array.from({ length: pattern.length + 1 }, (_, i) => i);
+  let best = column[pattern.length];
+  for (const unit of text) {
+    const next = [0];
+    for (let i = 1; i <= pattern.length; i++) {
+      next[i] = Math.min(column[i - 1] + (pattern[i - 1] === unit ? 0 : 1), column[i] + 1, next[i - 1] + 1);
+    }
+    column = next;
+    best = Math.min(best, column[pattern.length]);
+  }
+  return best;
+}
+
+describe('substringEditDistance (pattern against its closest substring)', () => {
+  it('counts substitutions, insertions, deletions and a swap as two', () => {
+    expect(substringEditDistance('overview', 'Alpha overview', 3)).toBe(0);
+    expect(substringEditDistance('alfa', 'alpha overview', 3)).toBe(2);
+    expect(substringEditDistance('handbok', 'sourdough handbook', 3)).toBe(1);
+    expect(substringEditDistance('overveiw', 'beta overview', 3)).toBe(2);
+    expect(substringEditDistance('meeting', 'meeting 11', 0)).toBe(0);
+  });
+
+  it('edge cases: empty pattern matches anywhere, empty text costs the whole pattern', () => {
+    expect(substringEditDistance('', 'anything', 0)).toBe(0);
+    expect(substringEditDistance('abc', '', 5)).toBe(3);
+    expect(substringEditDistance('abc', 'xyz', 5)).toBe(3);
+  });
+
+  it('above maxErrors it only says "more than that"', () => {
+    expect(substringEditDistance('quantum', 'alpha overview', 2)).toBeGreaterThan(2);
+    expect(substringEditDistance('abcdefgh', 'abcdxxxx', 1)).toBeGreaterThan(1);
+  });
+
+  it('refuses a negative or fractional maxErrors', () => {
+    expect(() => substringEditDistance('a', 'b', -1)).toThrow(/maxErrors must be a whole number/);
+    expect(() => substringEditDistance('a', 'b', 1.5)).toThrow(RangeError);
+  });
+
+  it('agrees with the full table whenever the distance is within maxErrors (longer than 32 units too)', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' '), maxLength: 60 });
+    fc.assert(
+      fc.property(text, text, fc.nat(40), (pattern, haystack, maxErrors) => {
+        const exact = referenceDistance(pattern, haystack);
+        const fast = substringEditDistance(pattern, haystack, maxErrors);
+        if (exact <= maxErrors) expect(fast).toBe(exact);
+        else expect(fast).toBeGreaterThan(maxErrors);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('similarNotePaths (fuzzy "did you mean")', () => {
+  const notes = ['Projects/Alpha/Alpha overview.md', 'Projects/Beta/Beta overview.md', 'Reference/Sourdough handbook.md', 'Inbox.md'].map(
+    file,
+  );
+  const none = (): string[] => [];
+
+  it('finds names with typos, with or without folders, .md or [[ ]], closest first', () => {
+    expect(similarNotePaths('Alfa overview', notes, none)[0]).toBe('Projects/Alpha/Alpha overview.md');
+    expect(similarNotePaths('[[Sourdough handbok]]', notes, none)).toEqual(['Reference/Sourdough handbook.md']);
+    expect(similarNotePaths('Projects/Beta/Beta overveiw.md', notes, none)[0]).toBe('Projects/Beta/Beta overview.md');
+  });
+
+  it('matches aliases, returns nothing for unrelated names or empty input, and at most 5', () => {
+    expect(similarNotePaths('Northwind dashbord', notes, (f) => (f.path.includes('Alpha') ? ['Northwind dashboard'] : []))).toEqual([
+      'Projects/Alpha/Alpha overview.md',
+    ]);
+    expect(similarNotePaths('quantum chromodynamics', notes, none)).toEqual([]);
+    expect(similarNotePaths('  ', notes, none)).toEqual([]);
+    const many = Array.from({ length: 12 }, (_, k) => file(`Daily/Meeting ${k}.md`));
+    expect(similarNotePaths('Meeting', many, none)).toHaveLength(MAX_SUGGESTIONS);
+  });
+
+  it("a wikilink's inside without brackets (Note#Heading, Note^block, Note|text) suggests the note it names first", () => {
+    expect(similarNotePaths('Inbox#Inbox', notes, none)[0]).toBe('Inbox.md');
+    expect(similarNotePaths('Inbox.md#Tasks for today', notes, none)[0]).toBe('Inbox.md');
+    expect(similarNotePaths('Inbox|my inbox', notes, none)[0]).toBe('Inbox.md');
+    expect(similarNotePaths('Reference/Sourdough handbook^ab12cd', notes, none)[0]).toBe('Reference/Sourdough handbook.md');
+    // The whole input still counts: a name that holds '#' on disk is found as it is.
+    expect(similarNotePaths('C# notes', [...notes, file('Dev/C# notes.md')], none)).toContain('Dev/C# notes.md');
+    expect(similarNotePaths('#Inbox', notes, none)).toEqual(['Inbox.md']);
+    expect(similarNotePaths('Nothing#Inbox', notes, none)).toEqual([]);
+  });
+
+  it('ignores case, ranks an exact name over a longer one, and ties in vault order', () => {
+    const names = ['Archive/Inbox old.md', 'Inbox.md', 'Work/Inbox.md'].map(file);
+    expect(similarNotePaths('INBOX', names, none)).toEqual(['Inbox.md', 'Work/Inbox.md', 'Archive/Inbox old.md']);
+  });
+
+  it('a long input (over 32 characters) is matched whole: a typo in it still finds the note, a stranger does not', () => {
+    const long = ['Licenses/Introduction to licenses and payment.md', 'Sync/Introduction to Obsidian Sync.md'].map(file);
+    expect(similarNotePaths('Introduction to licenses agd payment', long, none)).toEqual([
+      'Licenses/Introduction to licenses and payment.md',
+    ]);
+  });
+});
+
+describe('read_note not_found says "did you mean", never naming notes the key may not see', () => {
+  let vault: DemoVault;
+  let notes: NoteStore;
+  const everyone: AccessScope = { label: 'Test agent', roots: [] };
+  beforeAll(async () => {
+    vault = await openDemoVault();
+    notes = new NoteStore(vault.app, { quarantine: () => ['Archive'] });
+  });
+  afterAll(async () => vault?.close());
+
+  const messageFor = (path: string, scope: AccessScope = everyone): string => {
+    const err = errorOf(() => notes.policy.resolveNote({ path }, scope));
+    expect(err.code).toBe('not_found');
+    return err.message;
+  };
+
+  it('a misspelled name gets the close readable notes', () => {
+    expect(messageFor('Alpha overveiw')).toMatch(
+      /^Note 'Alpha overveiw' not found\. Did you mean 'Projects\/Alpha\/Alpha overview\.md'.*\? Otherwise call search or list_notes/,
+    );
+    expect(messageFor('Sourdough handbok')).toContain("'Reference/Sourdough handbook.md'");
+  });
+
+  it('nothing close: the plain message', () => {
+    expect(messageFor('zzzz qqqq xxxx')).toBe("Note 'zzzz qqqq xxxx' not found; call search or list_notes to find its path.");
+  });
+
+  it('private, quarantined, no-access and out-of-roots notes are never candidates', () => {
+    expect(messageFor('Therapy note')).not.toMatch(/Therapy notes\.md/);
+    expect(messageFor('Therapy notes')).not.toMatch(/Therapy notes\.md/);
+    expect(messageFor('Passwords hin')).not.toMatch(/_private/);
+    const archived = vault.app.vault.getMarkdownFiles().find((f) => f.path.startsWith('Archive/'));
+    expect(archived).toBeDefined();
+    expect(messageFor(`${archived!.basename}x`)).not.toContain('Archive/');
+    expect(messageFor('Retrospectiv', { label: 'Claude Code', roots: [] })).not.toContain('Retrospective');
+    expect(messageFor('Retrospectiv')).toContain("'Projects/Beta/Retrospective.md'");
+    expect(messageFor('Alpha overveiw', { label: 'Test agent', roots: ['Projects/Beta'] })).not.toContain('Alpha overview');
+  });
+});

@@ -1,0 +1,119 @@
+import { patchFrontmatterText, validatePropertyPatch } from '../../../../src/vault/writes/frontmatter/property-patch';
+import { errorOf } from '../../../harness/tool-errors';
+
+describe('patchFrontmatterText', () => {
+  test('rewrites only the patched keys; untouched lines, comments and order stay; the body is kept', () => {
+    const text = '---\n# comment\ndue: 2026-03-31\ntags: [a, b]\nowner: Ana\n---\n# Body\n';
+    const out = patchFrontmatterText(text, { owner: null, tags: 'c', priority: 2 }, 'N.md');
+    expect(out.text).toBe('---\n# comment\ndue: 2026-03-31\ntags:\n  - c\npriority: 2\n---\n# Body\n');
+    expect(out.lines).toEqual({ start: 1, end: 7 });
+  });
+
+  test('a note without frontmatter gets a block; deleting every key removes it; CRLF and BOM stay', () => {
+    const added = patchFrontmatterText('\uFEFFline one\r\nline two\r\n', { status: 'draft' }, 'N.md');
+    expect(added.text).toBe('\uFEFF---\r\nstatus: draft\r\n---\r\nline one\r\nline two\r\n');
+    const removed = patchFrontmatterText(added.text, { status: null }, 'N.md');
+    expect(removed).toEqual({ text: '\uFEFFline one\r\nline two\r\n' });
+  });
+
+  test('new keys are added in the patch order whether or not the note had frontmatter (issue 12.11)', () => {
+    const patch = { zeta: 1, alpha: 2 };
+    expect(patchFrontmatterText('body\n', patch, 'N.md').text).toBe('---\nzeta: 1\nalpha: 2\n---\nbody\n');
+    expect(patchFrontmatterText('---\nk: v\n---\nbody\n', patch, 'N.md').text).toBe('---\nk: v\nzeta: 1\nalpha: 2\n---\nbody\n');
+    expect(patchFrontmatterText('---\n---\nbody\n', patch, 'N.md').text).toBe('---\nzeta: 1\nalpha: 2\n---\nbody\n');
+  });
+
+  test('a patch that changes nothing returns the very same text', () => {
+    const text = '---\ncount:   3   # odd spacing\n---\nbody\n';
+    expect(patchFrontmatterText(text, { count: 3, missing: null }, 'N.md').text).toBe(text);
+  });
+
+  test('refuses frontmatter that does not parse or is not a mapping, naming the note', () => {
+    const broken = errorOf(() => patchFrontmatterText('---\ntitle: [unclosed\n---\nbody\n', { x: 1 }, 'Broken.md'));
+    expect(broken.code).toBe('invalid_argument');
+    expect(broken.message).toMatch(/frontmatter of 'Broken.md' does not parse as YAML/);
+    expect(errorOf(() => patchFrontmatterText('---\n- a\n- b\n---\n', { x: 1 }, 'List.md')).code).toBe('invalid_argument');
+  });
+
+  test('the anchored-value repro: set and delete are refused and the block stays byte for byte (no re-render: 01234, [a, b], the comment)', () => {
+    const text = '---\n# keep this comment\nzip: 01234\ntags: [a, b]\nbase: &b blue\ncolor: *b\n---\nbody\n';
+    for (const patch of [{ base: 'green' }, { base: null }]) {
+      const err = errorOf(() => patchFrontmatterText(text, patch, 'y.md'));
+      expect(err.message).toMatch(/'base' holds the YAML anchor &b, repeated by 'color'/);
+    }
+    expect(patchFrontmatterText(text, { zip: '02134' }, 'y.md').text).toBe(text.replace('zip: 01234', 'zip: "02134"'));
+  });
+});
+
+describe('property names match ignoring case, as in Obsidian', () => {
+  test('a set or delete under another spelling acts on the existing key, keeps its spelling and says so', () => {
+    const text = '---\npriority: low\nDue: 2026-01-01\n---\nbody\n';
+    const set = patchFrontmatterText(text, { Priority: 'high' }, 'N.md');
+    expect(set.text).toBe('---\npriority: high\nDue: 2026-01-01\n---\nbody\n');
+    expect(set.note).toBe("Property names ignore case, as in Obsidian: applied 'Priority' as the note's 'priority'.");
+    const removed = patchFrontmatterText(text, { PRIORITY: null, due: '2026-02-02' }, 'N.md');
+    expect(removed.text).toBe('---\nDue: 2026-02-02\n---\nbody\n');
+    expect(removed.note).toMatch(/'PRIORITY' as the note's 'priority', 'due' as the note's 'Due'/);
+    expect(patchFrontmatterText(text, { priority: 'high', New: 1 }, 'N.md')).not.toHaveProperty('note');
+  });
+
+  test('an exact spelling wins when the note has several; none exact is ambiguous, naming them', () => {
+    const text = '---\npriority: low\nPriority: high\n---\n';
+    expect(patchFrontmatterText(text, { Priority: null }, 'N.md').text).toBe('---\npriority: low\n---\n');
+    const err = errorOf(() => patchFrontmatterText(text, { PRIORITY: 'x' }, 'N.md'));
+    expect(err.code).toBe('ambiguous');
+    expect(err.message).toMatch(/has properties 'priority', 'Priority' \(one in Obsidian\), none spelled 'PRIORITY'/);
+  });
+
+  test('two keys of one patch that differ only in case are refused before anything is read', () => {
+    const err = errorOf(() => validatePropertyPatch({ priority: 'high', Priority: null }, 'N.md'));
+    expect(err.code).toBe('invalid_argument');
+    expect(err.message).toBe("Properties 'priority' and 'Priority' differ only in case (one property in Obsidian); give it once.");
+  });
+
+  test("k names matched against n keys fold each once (n + k case foldings, not n × k), with the note's spellings and ambiguity kept", () => {
+    const n = 2000;
+    const k = 1000;
+    const lines = Array.from({ length: n }, (_, i) => `key${i}: v${i}`);
+    const text = `---\n${lines.join('\n')}\nTwin: 1\nTWIN: 2\n---\nbody\n`;
+    // Each name in another case, set to the value it has: matched to the note's key, nothing to write.
+    const patch = Object.fromEntries(Array.from({ length: k }, (_, i) => [`KEY${i}`, `v${i}`]));
+    const lowerCase = jest.spyOn(String.prototype, 'toLowerCase');
+    let result;
+    let foldings: number;
+    try {
+      result = patchFrontmatterText(text, patch, 'N.md');
+    } finally {
+      foldings = lowerCase.mock.calls.length;
+      lowerCase.mockRestore();
+    }
+    // Once per key and a few times per name; the name-by-key scan made n × k = 2,000,000.
+    expect(foldings).toBeLessThan(3 * (n + k));
+    expect(result.text).toBe(text);
+    expect(result.note).toMatch(
+      /^Property names ignore case, as in Obsidian: applied 'KEY0' as the note's 'key0', 'KEY1' as the note's 'key1', /,
+    );
+    expect(errorOf(() => patchFrontmatterText(text, { ...patch, twin: 3 }, 'N.md')).message).toMatch(
+      /has properties 'Twin', 'TWIN' \(one in Obsidian\), none spelled 'twin'/,
+    );
+  });
+});
+
+describe('validatePropertyPatch: numbers YAML would not keep (newcomer F5)', () => {
+  test('a number JSON cannot hold (1e400 arrives as Infinity) is refused, not turned into a delete', () => {
+    for (const patch of [JSON.parse('{"v":1e400}'), JSON.parse('{"v":[1e999]}'), { v: { deep: -Infinity } }, { v: NaN }]) {
+      const err = errorOf(() => validatePropertyPatch(patch, 'N.md'));
+      expect(err.code).toBe('invalid_argument');
+      expect(err.message).toMatch(/^Property 'v' holds a number JSON cannot represent.*as a string/);
+    }
+  });
+
+  test('an integer past 2^53 is refused (it arrives rounded); safe integers and fractions pass', () => {
+    const err = errorOf(() => validatePropertyPatch(JSON.parse('{"big":12345678901234567890}'), 'N.md'));
+    expect(err.code).toBe('invalid_argument');
+    expect(err.message).toMatch(/^Property 'big' holds an integer past 2\^53.*as a string/);
+    expect(() =>
+      validatePropertyPatch({ n: Number.MAX_SAFE_INTEGER, f: 1.5, l: [-3, 0.25], s: '12345678901234567890' }, 'N.md'),
+    ).not.toThrow();
+  });
+});
