@@ -98,10 +98,11 @@ function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
  * The settings blocks the settings tab stamps with `changed_at` when the user changes them (versions
  * before field stamps merge a synced data.json's blocks whole by it; this one merges them field by
  * field, field-times.ts FIELD_BLOCKS, and keeps the later `changed_at` for those versions:
- * ui/settings/external-change.ts, docs/settings.md#synced-settings). `access` is stamped too, but its
- * lists merge entry by entry (access-entries.ts mergeAccessLists), not by this stamp.
+ * ui/settings/external-change.ts, docs/settings.md#synced-settings). `access` carries no stamp: its
+ * lists merge entry by entry (access-entries.ts mergeAccessLists), and a file that still holds
+ * `access.changed_at` (versions before this one stamped it, though nothing merged by it) loads with it dropped.
  */
-export const STAMPED_BLOCKS = ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const;
+export const STAMPED_BLOCKS = ['server', 'tools', 'skills', 'widgets', 'ai'] as const;
 
 /**
  * `access.quarantine` as saved, read as a list: a lone text is one folder (`"Journal"` means
@@ -208,6 +209,8 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   // A trusted link widens access: anything but a list trusts nothing (accessShapeNotice tells the user).
   if (!Array.isArray(merged.access.trustedSymlinks)) merged.access.trustedSymlinks = [];
   // Per-entry times are read leniently (bad ones dropped); a file without them loads as before.
+  // The block's own stamp decided nothing (the lists merge by their entries' times): an older file's is dropped, not written back.
+  delete (merged.access as { changed_at?: unknown }).changed_at;
   if (merged.access.entryTimes !== undefined) merged.access.entryTimes = readEntryTimes(merged.access.entryTimes);
   // Switches that widen what agents may do read a non-flag (a hand-written "false" is text, and truthy) as off.
   merged.tools.enabled = readToolToggles(merged.tools.enabled);

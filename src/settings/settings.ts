@@ -95,11 +95,6 @@ export interface VaultMcpSettings {
      */
     trustedSymlinks: string[];
     /**
-     * When the user last changed the quarantine or trusted-link list (the later of both devices' after
-     * a sync); the lists themselves merge by `entryTimes`, not by this stamp.
-     */
-    changed_at?: string;
-    /**
      * When each entry of the two lists was last added and removed (settings/access-entries.ts), so a
      * synced data.json is merged entry by entry. Absent in files of versions before it.
      */
@@ -188,7 +183,7 @@ export function defaultSettings(): VaultMcpSettings {
     keys: [],
     revokedKeys: [],
     tools: { allowWrites: false, enabled: {}, changed_at: NEVER_CHANGED },
-    access: { quarantine: [], trustedSymlinks: [], changed_at: NEVER_CHANGED },
+    access: { quarantine: [], trustedSymlinks: [] },
     skills: { folder: 'Skills', changed_at: NEVER_CHANGED },
     proposals: { notifyOnNew: true },
     widgets: { folder: DEFAULT_WIDGETS_FOLDER, changed_at: NEVER_CHANGED },

@@ -50,11 +50,7 @@ describe('migrateSettings', () => {
   });
 
   it('gives settings saved before trusted links an empty list, and repairs a non-list', () => {
-    expect(migrateSettings({ access: { quarantine: ['Journal'] } }).access).toEqual({
-      quarantine: ['Journal'],
-      trustedSymlinks: [],
-      changed_at: NEVER_CHANGED,
-    });
+    expect(migrateSettings({ access: { quarantine: ['Journal'] } }).access).toEqual({ quarantine: ['Journal'], trustedSymlinks: [] });
     expect(migrateSettings({ access: { trustedSymlinks: 'Shared' } }).access.trustedSymlinks).toEqual([]);
     expect(migrateSettings({ access: { trustedSymlinks: ['Shared'] } }).access.trustedSymlinks).toEqual(['Shared']);
   });
@@ -185,10 +181,16 @@ describe('migrateSettings', () => {
     const both = migrateSettings({ ...old, revokedKeys: [{ id: 'k1', revoked_at: '2026-12-06T00:00:00.000Z' }] });
     expect(both.keys).toEqual([]);
     // Stamps: readable kept, anything else the epoch.
-    expect(migrateSettings({ tools: { changed_at: '2026-12-06T00:00:00.000Z' }, access: { changed_at: 7 } })).toMatchObject({
+    expect(migrateSettings({ tools: { changed_at: '2026-12-06T00:00:00.000Z' }, server: { changed_at: 7 } })).toMatchObject({
       tools: { changed_at: '2026-12-06T00:00:00.000Z' },
-      access: { changed_at: NEVER_CHANGED },
+      server: { changed_at: NEVER_CHANGED },
     });
+    // access carries no stamp (its lists merge entry by entry): an older file's, readable or not, loads and is dropped.
+    for (const changed_at of ['2026-12-06T00:00:00.000Z', 7])
+      expect(migrateSettings({ access: { quarantine: ['Journal'], changed_at } }).access).toEqual({
+        quarantine: ['Journal'],
+        trustedSymlinks: [],
+      });
     // A block that is not an object takes its defaults rather than throwing.
     expect(() => migrateSettings({ tools: 'all', access: 5 })).not.toThrow();
     expect(migrateSettings({ tools: 'all', access: 5 })).toMatchObject({

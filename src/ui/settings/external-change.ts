@@ -5,7 +5,6 @@ import { mergeRevokedKeys, revokedIdsIn } from '../../settings/revoked-keys';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
 import { mergeAccessLists } from '../../settings/access-entries';
-import { laterTime } from '../../settings/stamps';
 import { FIELD_BLOCKS, mergeFields, predatesStamps } from '../../settings/field-times';
 import { accessShapeNotice, holdsSettings, migrateSettings } from '../../settings/migrate-settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
@@ -117,7 +116,6 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   next.access = {
     quarantine: access.quarantine as string[],
     trustedSymlinks: access.trustedSymlinks as string[],
-    changed_at: laterTime(before.access.changed_at, next.access.changed_at),
     entryTimes: access.entryTimes,
   };
   // Token counters are this device's figures (AiService counts them here): a synced file's never replace them.
