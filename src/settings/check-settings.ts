@@ -120,7 +120,7 @@ export const SETTINGS_FILE_SCHEMA = z
           .partial(),
       ),
       skills: z.strictObject({ folder: text, changed_at: text, fieldTimes }, object('skills settings')).partial(),
-      proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
+      proposals: z.strictObject({ notifyOnNew: flag, changed_at: text, fieldTimes }, object('proposal settings')).partial(),
       widgets: z.strictObject({ folder: text, changed_at: text, fieldTimes }, object('widget settings')).partial(),
       widgetWriters: z.record(
         z.string(),
@@ -138,7 +138,9 @@ export const SETTINGS_FILE_SCHEMA = z
         ),
         object('widget text hashes to the key that wrote each'),
       ),
-      activity: z.strictObject({ maxMegabytes: positive, maxDays: positive }, object('activity log limits')).partial(),
+      activity: z
+        .strictObject({ maxMegabytes: positive, maxDays: positive, changed_at: text, fieldTimes }, object('activity log limits'))
+        .partial(),
       ai: z
         .strictObject(
           {

@@ -111,6 +111,10 @@ export interface VaultMcpSettings {
   proposals: {
     /** Show a Notice when an agent proposes a change (propose mode). */
     notifyOnNew: boolean;
+    /** As `tools.changed_at`: when the user last changed "Notify on new proposals" here. */
+    changed_at?: string;
+    /** As `tools.fieldTimes`: `notifyOnNew`. */
+    fieldTimes?: FieldTimes;
   };
   widgets: {
     /** "Widgets folder": where widget_write keeps `<id>.html` widgets; note tools do not use it. */
@@ -141,6 +145,10 @@ export interface VaultMcpSettings {
     maxMegabytes: number;
     /** "Keep activity for": entries older than this many days are dropped. */
     maxDays: number;
+    /** As `tools.changed_at`: when the user last changed a limit of the log here. */
+    changed_at?: string;
+    /** As `tools.fieldTimes`: `maxMegabytes`, `maxDays`. */
+    fieldTimes?: FieldTimes;
   };
   ai: {
     enabled: boolean;
@@ -185,11 +193,11 @@ export function defaultSettings(): VaultMcpSettings {
     tools: { allowWrites: false, enabled: {}, changed_at: NEVER_CHANGED },
     access: { quarantine: [], trustedSymlinks: [] },
     skills: { folder: 'Skills', changed_at: NEVER_CHANGED },
-    proposals: { notifyOnNew: true },
+    proposals: { notifyOnNew: true, changed_at: NEVER_CHANGED },
     widgets: { folder: DEFAULT_WIDGETS_FOLDER, changed_at: NEVER_CHANGED },
     widgetWriters: {},
     widgetTexts: {},
-    activity: { ...DEFAULT_ACTIVITY_LIMITS },
+    activity: { ...DEFAULT_ACTIVITY_LIMITS, changed_at: NEVER_CHANGED },
     ai: {
       enabled: false,
       allowRemote: false,

@@ -786,7 +786,13 @@ describe('settings tab over the running plugin', () => {
     typeInto(size.querySelector('input')!, '5');
     await settle();
     expect(booted.plugin.settings.activity.maxMegabytes).toBe(5);
-    expect((await booted.plugin.loadData()).activity).toEqual({ maxMegabytes: 5, maxDays: 30 });
+    // Saved with the field's stamp (a synced data.json merges the limits field by field).
+    expect((await booted.plugin.loadData()).activity).toEqual({
+      maxMegabytes: 5,
+      maxDays: 30,
+      changed_at: expect.any(String),
+      fieldTimes: { maxMegabytes: booted.plugin.settings.activity.changed_at },
+    });
     const days = settingRow(el(), 'Keep activity for');
     for (const bad of ['0', '3651', '2.5', 'ten', '']) {
       typeInto(days.querySelector('input')!, bad);

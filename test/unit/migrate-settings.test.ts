@@ -103,7 +103,8 @@ describe('migrateSettings', () => {
       skills: { folder: 'S', changed_at: at },
       widgets: { folder: 'W', changed_at: at },
     });
-    for (const block of STAMPED_BLOCKS) expect(stamped[block].changed_at).toBe(['tools', 'access'].includes(block) ? NEVER_CHANGED : at);
+    for (const block of STAMPED_BLOCKS)
+      expect(stamped[block].changed_at).toBe(['tools', 'proposals', 'activity'].includes(block) ? NEVER_CHANGED : at);
     // Files from before the stamps: the epoch.
     const old = migrateSettings({ server: { enabled: false }, ai: { enabled: true }, skills: { folder: 'S' }, widgets: { folder: 'W' } });
     for (const block of STAMPED_BLOCKS) expect(old[block].changed_at).toBe(NEVER_CHANGED);
@@ -157,17 +158,36 @@ describe('migrateSettings', () => {
     for (const bad of ['openai', 'Anthropic', '', 7, null])
       expect(migrateSettings({ ai: { provider: bad } }).ai.provider).toBe('openai-compatible');
     expect(migrateSettings({ ai: { provider: 'anthropic' } }).ai.provider).toBe('anthropic');
-    expect(migrateSettings({ proposals: { notifyOnNew: 'no' } }).proposals).toEqual({ notifyOnNew: true });
-    expect(migrateSettings({ proposals: { notifyOnNew: false } }).proposals).toEqual({ notifyOnNew: false });
-    expect(migrateSettings({ proposals: 'quiet' }).proposals).toEqual({ notifyOnNew: true });
+    // (The block's stamp is the epoch on a file without one, as for every stamped block.)
+    const never = { changed_at: NEVER_CHANGED };
+    expect(migrateSettings({ proposals: { notifyOnNew: 'no' } }).proposals).toEqual({ notifyOnNew: true, ...never });
+    expect(migrateSettings({ proposals: { notifyOnNew: false } }).proposals).toEqual({ notifyOnNew: false, ...never });
+    expect(migrateSettings({ proposals: 'quiet' }).proposals).toEqual({ notifyOnNew: true, ...never });
+    // Its stamps are kept through the repair of a bad value.
+    const stamped = { notifyOnNew: 'no', changed_at: '2026-12-06T17:00:00.000Z', fieldTimes: { notifyOnNew: '2026-12-06T17:00:00.000Z' } };
+    expect(migrateSettings({ proposals: stamped }).proposals).toEqual({ ...stamped, notifyOnNew: true });
   });
 
   it('gives settings saved before the activity log its default limits, and repairs bad ones', () => {
-    expect(migrateSettings({ server: { port: 27300 } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
-    expect(migrateSettings({ activity: { maxMegabytes: 5, maxDays: 7 } }).activity).toEqual({ maxMegabytes: 5, maxDays: 7 });
-    expect(migrateSettings({ activity: { maxMegabytes: -1, maxDays: '9' } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
-    expect(migrateSettings({ activity: 'big' }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
-    expect(migrateSettings({ activity: { maxMegabytes: Infinity, maxDays: 0 } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
+    expect(migrateSettings({ server: { port: 27300 } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30, changed_at: NEVER_CHANGED });
+    expect(migrateSettings({ activity: { maxMegabytes: 5, maxDays: 7 } }).activity).toEqual({
+      maxMegabytes: 5,
+      maxDays: 7,
+      changed_at: NEVER_CHANGED,
+    });
+    expect(migrateSettings({ activity: { maxMegabytes: -1, maxDays: '9' } }).activity).toEqual({
+      maxMegabytes: 20,
+      maxDays: 30,
+      changed_at: NEVER_CHANGED,
+    });
+    expect(migrateSettings({ activity: 'big' }).activity).toEqual({ maxMegabytes: 20, maxDays: 30, changed_at: NEVER_CHANGED });
+    expect(migrateSettings({ activity: { maxMegabytes: Infinity, maxDays: 0 } }).activity).toEqual({
+      maxMegabytes: 20,
+      maxDays: 30,
+      changed_at: NEVER_CHANGED,
+    });
+    const stamps = { changed_at: '2026-12-06T17:00:00.000Z', fieldTimes: { maxDays: '2026-12-06T17:00:00.000Z' } };
+    expect(migrateSettings({ activity: { maxDays: -3, ...stamps } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30, ...stamps });
   });
 
   it('reads files from before revocation lists and block stamps unchanged; drops a key listed as revoked; repairs non-object blocks', () => {
