@@ -43,14 +43,11 @@ async function search(query: string, regex = false): Promise<{ error?: string; p
 
 describe('a huge repeat count in a search regex', () => {
   it('/a{99999999}/ is refused before it runs, naming the count, the limit and what to write', async () => {
-    const started = performance.now();
     const { error } = await search('/a{99999999}/');
     expect(error).toBe(
       `The regular expression /a{99999999}/ repeats a part 99999999 times ({99999999}), over the ${MAX_REGEX_REPEAT} a search takes: a counted repeat is read that far ahead from every place the part could start, which is too slow on long notes. Use a count of at most ${MAX_REGEX_REPEAT}; for "n or more" write {n,} or +.`,
     );
     expect(error).not.toMatch('backtracking');
-    // Refused up front: not after spending the regex budget (1 s) on the notes.
-    expect(performance.now() - started).toBeLessThan(900);
   });
 
   it('neighbours: {2,99999999} (the larger bound counts), {99999999,}, nested counts multiplied, by every route a regex takes', async () => {
@@ -76,7 +73,10 @@ describe('a huge repeat count in a search regex', () => {
     expect(await search('/(a{100}){100}/')).toEqual({ paths: ['Run.md'] });
     expect(await search('/\\{99999999}|[{99999999}]|moved/')).toEqual({ paths: ['Years.md'] });
     expect(await search('/\\u{61}{3}/u')).toEqual({ paths: ['Run.md'] });
-    expect(largestRepeat('\\u{99999}x|\\p{L}{3}')).toEqual({ times: 3, counts: ['{3}'] });
+    expect(largestRepeat('\\u{99999}x|\\p{L}{3}', true)).toEqual({ times: 3, counts: ['{3}'] });
+    // Without the u flag \u{99999} is u repeated 99999 times, and is counted.
+    expect(largestRepeat('\\u{99999}x')).toEqual({ times: 99999, counts: ['{99999}'] });
+    expect((await search('/\\u{99999}/')).error).toMatch('repeats a part 99999 times');
     expect(largestRepeat('a{5}?(b{2,7}){3}')).toEqual({ times: 21, counts: ['{2,7}', '{3}'] });
     expect(largestRepeat('plain (a+)+ words')).toEqual({ times: 1, counts: [] });
   });

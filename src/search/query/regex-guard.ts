@@ -175,8 +175,5 @@ export class RegexGuard {
 }
 
 function tooSlow(regex: RegExp): ToolError {
-  return new ToolError(
-    'invalid_argument',
-    `The regular expression /${regex.source}/ is too slow on these notes ${slowRegexCause(regex.source)}`,
-  );
+  return new ToolError('invalid_argument', `The regular expression /${regex.source}/ is too slow on these notes ${slowRegexCause(regex)}`);
 }

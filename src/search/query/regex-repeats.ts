@@ -37,9 +37,11 @@ const COUNTED = /^\{(\d+)(?:(,)(\d*))?\}/;
  * character classes and escapes, multiplied through the groups they repeat. `*`, `+` and `?` count
  * once (they read ahead only as far as the text matches). Call it on a source that compiles.
  * @param source the regex source, without slashes or flags.
+ * @param unicode the `u` flag is set: `\u{…}` and `\p{…}` are escapes with braces of their own (without it,
+ *   `\u{61}` is `u` 61 times).
  * @returns `{times: 1, counts: []}` when it has no counted quantifier.
  */
-export function largestRepeat(source: string): RegexRepeat {
+export function largestRepeat(source: string, unicode = false): RegexRepeat {
   const stack: Frame[] = [{ best: ONE, last: ONE }];
   const top = (): Frame => stack[stack.length - 1];
   for (let i = 0; i < source.length; i++) {
@@ -48,7 +50,7 @@ export function largestRepeat(source: string): RegexRepeat {
       // `\u{…}` and `\p{…}` hold braces of their own; any other escape is one character after the backslash.
       const next = source[i + 1];
       i += 1;
-      if ((next === 'u' || next === 'p' || next === 'P') && source[i + 1] === '{') i = Math.max(i, source.indexOf('}', i));
+      if (unicode && (next === 'u' || next === 'p' || next === 'P') && source[i + 1] === '{') i = Math.max(i, source.indexOf('}', i));
       top().last = ONE;
     } else if (c === '[') {
       for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
@@ -95,12 +97,12 @@ function spelled(repeat: RegexRepeat): string {
 
 /**
  * Refuses a regex that repeats one part more than {@link MAX_REGEX_REPEAT} times, before it runs.
- * @param source the regex source as compiled.
+ * @param regex the compiled regex (its source and `u` flag are read).
  * @param shown the source as the message shows it (shortened).
  * @throws ToolError('invalid_argument') naming the count, the limit and what to write instead.
  */
-export function checkRegexRepeats(source: string, shown: string): void {
-  const repeat = largestRepeat(source);
+export function checkRegexRepeats(regex: RegExp, shown: string): void {
+  const repeat = largestRepeat(regex.source, regex.unicode);
   if (repeat.times <= MAX_REGEX_REPEAT) return;
   const inAll = repeat.counts.length > 1 ? ' in all' : '';
   throw new ToolError(
@@ -114,8 +116,8 @@ export function checkRegexRepeats(source: string, shown: string): void {
  * ({@link NOTABLE_REGEX_REPEAT} or more), else backtracking over nested repetition.
  * @returns a clause to follow "is too slow on these notes".
  */
-export function slowRegexCause(source: string): string {
-  const repeat = largestRepeat(source);
+export function slowRegexCause(regex: RegExp): string {
+  const repeat = largestRepeat(regex.source, regex.unicode);
   if (repeat.times < NOTABLE_REGEX_REPEAT) {
     return '(catastrophic backtracking, e.g. nested quantifiers like (a+)+); simplify it, for example remove nested repetition or anchor it, or search for a "phrase" instead.';
   }

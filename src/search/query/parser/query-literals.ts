@@ -102,7 +102,7 @@ export function compileRegex(source: string, flags: string): RegExp {
       `The regular expression /${inputExcerpt(source)}/ is invalid (${regexFault(err)}); fix the pattern or quote the text to search for it literally.`,
     );
   }
-  checkRegexRepeats(source, inputExcerpt(source));
+  checkRegexRepeats(regex, inputExcerpt(source));
   return regex;
 }
 
