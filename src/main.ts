@@ -29,7 +29,7 @@ import { registerCliHandlers } from './ui/settings/cli-handlers';
 import { applyExternalSettings } from './ui/settings/external-change';
 import { keyRootsNotice } from './settings/key-roots';
 import { quarantinedFileAt, quarantineNotice } from './vault/access/quarantine';
-import { accessShapeNotice, migrateSettings } from './settings/migrate-settings';
+import { accessShapeNotice, migrateSettings, noSettingsNotice } from './settings/migrate-settings';
 import { rememberRevocations, withDeviceRevocations } from './settings/device-revocations';
 import { VaultMcpSettingTab } from './ui/settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
@@ -67,7 +67,7 @@ export default class VaultMcpPlugin extends Plugin {
   override async onload(): Promise<void> {
     const saved = await readSettingsData(() => this.loadData(), this.pluginFile('data.json'));
     this.settings = migrateSettings(saved.data);
-    for (const problem of [saved.problem, keyRootsNotice(this.settings.keys), accessShapeNotice(saved.data)])
+    for (const problem of [saved.problem, noSettingsNotice(saved.data), keyRootsNotice(this.settings.keys), accessShapeNotice(saved.data)])
       if (problem) new Notice(problem, 0);
     this.keyRing = new KeyRing(
       this.app.secretStorage,

@@ -57,6 +57,16 @@ const keyRecordSchema = z
   )
   .partial();
 
+/**
+ * An `access` block without the `changed_at` versions before this one wrote (migrate-settings.ts STAMPED_BLOCKS:
+ * the lists merge by their entries' times, and the block's stamp is no longer kept); anything else as given.
+ */
+function withoutAccessStamp(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !Object.hasOwn(raw, 'changed_at')) return raw;
+  const { changed_at: _dropped, ...rest } = raw as Record<string, unknown>;
+  return rest;
+}
+
 /** The settings format as a Zod schema: strict objects (unknown keys refused), every key optional. */
 export const SETTINGS_FILE_SCHEMA = z
   .strictObject(
@@ -93,21 +103,24 @@ export const SETTINGS_FILE_SCHEMA = z
           object('tool settings'),
         )
         .partial(),
-      access: z
-        .strictObject(
-          {
-            quarantine: folders,
-            trustedSymlinks: folders,
-            changed_at: text,
-            entryTimes: z
-              .strictObject({ quarantine: entryTimes, trustedSymlinks: entryTimes }, object('quarantine and trustedSymlinks times'))
-              .partial(),
-          },
-          object('access settings'),
-        )
-        .partial(),
+      // An older version's `access.changed_at` (stamped, never merged by) is read past: its data.json still starts a run.
+      access: z.preprocess(
+        withoutAccessStamp,
+        z
+          .strictObject(
+            {
+              quarantine: folders,
+              trustedSymlinks: folders,
+              entryTimes: z
+                .strictObject({ quarantine: entryTimes, trustedSymlinks: entryTimes }, object('quarantine and trustedSymlinks times'))
+                .partial(),
+            },
+            object('access settings'),
+          )
+          .partial(),
+      ),
       skills: z.strictObject({ folder: text, changed_at: text, fieldTimes }, object('skills settings')).partial(),
-      proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
+      proposals: z.strictObject({ notifyOnNew: flag, changed_at: text, fieldTimes }, object('proposal settings')).partial(),
       widgets: z.strictObject({ folder: text, changed_at: text, fieldTimes }, object('widget settings')).partial(),
       widgetWriters: z.record(
         z.string(),
@@ -125,7 +138,9 @@ export const SETTINGS_FILE_SCHEMA = z
         ),
         object('widget text hashes to the key that wrote each'),
       ),
-      activity: z.strictObject({ maxMegabytes: positive, maxDays: positive }, object('activity log limits')).partial(),
+      activity: z
+        .strictObject({ maxMegabytes: positive, maxDays: positive, changed_at: text, fieldTimes }, object('activity log limits'))
+        .partial(),
       ai: z
         .strictObject(
           {

@@ -29,6 +29,8 @@ export const FIELD_GROUPS = {
   tools: { allowWrites: ['allowWrites'] },
   skills: { folder: ['folder'] },
   widgets: { folder: ['folder'] },
+  proposals: { notifyOnNew: ['notifyOnNew'] },
+  activity: { maxMegabytes: ['maxMegabytes'], maxDays: ['maxDays'] },
   ai: {
     enabled: ['enabled'],
     allowRemote: ['allowRemote'],
@@ -42,7 +44,15 @@ export const FIELD_GROUPS = {
 /** What carries `fieldTimes`: a settings block, or a key record (`key`). */
 export type FieldRecord = keyof typeof FIELD_GROUPS;
 /** The settings blocks that carry `fieldTimes`. */
-export const FIELD_BLOCKS = ['server', 'tools', 'skills', 'widgets', 'ai'] as const satisfies readonly FieldRecord[];
+export const FIELD_BLOCKS = [
+  'server',
+  'tools',
+  'skills',
+  'widgets',
+  'proposals',
+  'activity',
+  'ai',
+] as const satisfies readonly FieldRecord[];
 
 const TOOL_TOGGLE = 'enabled.';
 /** A field name of record kind `R`. */
@@ -145,25 +155,39 @@ export interface MergedFields<T> {
 /**
  * Merges this device's record (`mine`) with a synced file's (`theirs`, as migrated) field by field:
  * each field ({@link FIELD_GROUPS}) is this device's when its stamp here is later than the file's
- * (a missing stamp is older than any, an unreadable one the epoch), else the file's, so a tie or a
- * field neither side stamped goes to the file. Everything else (unknown keys, `ai.usage`, a key's
+ * (a missing stamp is older than any, an unreadable one the epoch), else the file's. A field a side
+ * holds at other than its default (`defaults`) with no stamp (set by a version before stamps, by
+ * hand, or by a tool) counts as changed at the epoch there: a value somebody chose beats a default
+ * nobody did (a file written from the defaults, after a `{}` or damaged data.json at load or by a
+ * new device, replaces nothing), and any change made in a settings tab (stamped) beats it. So a tie,
+ * or a field neither side stamped and both hold chosen (or default) values of, goes to the file, the
+ * newer write of data.json. Everything else (unknown keys, `ai.usage`, a key's
  * ids and dates) is the file's. Stamps: the winner's per field, the later `changed_at`. A side with
  * no `fieldTimes` (a version before them) counts its `changed_at` for every field ({@link timesOf}); a
  * record written with no `changed_at` either is not merged here but taken whole ({@link predatesStamps}).
  * Never throws.
+ * @param defaults the record of a fresh install (settings.ts defaultSettings), for a settings block; none for a key
+ *   (a key record always carries a stamp: migrate-settings.ts migrateKey).
  * @returns `theirs` itself when nothing of this device's is kept, else a fresh record; neither side is changed.
  */
-export function mergeFields<T extends Stamped>(record: FieldRecord, mine: T, theirs: T): MergedFields<T> {
+export function mergeFields<T extends Stamped>(record: FieldRecord, mine: T, theirs: T, defaults?: T): MergedFields<T> {
   const merged = copy(theirs) as T & Json;
   const mineTimes = timesOf(record, mine);
   const theirTimes = timesOf(record, theirs);
   const fields = fieldsOf(record, mine, theirs);
   const times: FieldTimes = {};
   let keptMine = false;
+  /** `side`'s stamp of field `name`: its own, else the epoch when it holds a chosen value, else none. */
+  const stampOf = (side: T, sideTimes: FieldTimes, name: string): string | undefined => {
+    if (Object.hasOwn(sideTimes, name)) return sideTimes[name];
+    if (defaults === undefined) return undefined;
+    const chosen = (fields.get(name) ?? []).some((path) => JSON.stringify(valueAt(side, path)) !== JSON.stringify(valueAt(defaults, path)));
+    return chosen ? NEVER_CHANGED : undefined;
+  };
   for (const name of new Set([...fields.keys(), ...Object.keys(mineTimes), ...Object.keys(theirTimes)])) {
     if (name === '__proto__') continue;
-    const a = Object.hasOwn(mineTimes, name) ? mineTimes[name] : undefined;
-    const b = Object.hasOwn(theirTimes, name) ? theirTimes[name] : undefined;
+    const a = stampOf(mine, mineTimes, name);
+    const b = stampOf(theirs, theirTimes, name);
     const mineLater = later(a, b);
     const at = mineLater ? a : b;
     if (at !== undefined) times[name] = at;

@@ -98,10 +98,11 @@ function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
  * The settings blocks the settings tab stamps with `changed_at` when the user changes them (versions
  * before field stamps merge a synced data.json's blocks whole by it; this one merges them field by
  * field, field-times.ts FIELD_BLOCKS, and keeps the later `changed_at` for those versions:
- * ui/settings/external-change.ts, docs/settings.md#synced-settings). `access` is stamped too, but its
- * lists merge entry by entry (access-entries.ts mergeAccessLists), not by this stamp.
+ * ui/settings/external-change.ts, docs/settings.md#synced-settings). `access` carries no stamp: its
+ * lists merge entry by entry (access-entries.ts mergeAccessLists), and a file that still holds
+ * `access.changed_at` (versions before this one stamped it, though nothing merged by it) loads with it dropped.
  */
-export const STAMPED_BLOCKS = ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const;
+export const STAMPED_BLOCKS = ['server', 'tools', 'skills', 'widgets', 'proposals', 'activity', 'ai'] as const;
 
 /**
  * `access.quarantine` as saved, read as a list: a lone text is one folder (`"Journal"` means
@@ -159,6 +160,22 @@ export function holdsSettings(saved: unknown): boolean {
   return Object.keys(defaultSettings()).some((key) => key !== 'schemaVersion' && Object.hasOwn(saved, key));
 }
 
+/**
+ * The warning for a data.json met at load that parses as an object but holds none of the settings
+ * ({@link holdsSettings}: `{}`, or only keys this version does not know; a sync or a tool emptied
+ * it). Settings then start from their defaults, as on a fresh install, since there is nothing else
+ * to start from; at a sync the same file is refused and the current settings kept
+ * (ui/settings/external-change.ts). The defaults carry no stamps, so the data.json this device
+ * writes from them replaces nothing another device changed (field-times.ts mergeFields), and that
+ * device's copy, synced in, brings its settings back.
+ * @param saved data.json as parsed at load (null: no file, a fresh install: no warning).
+ * @returns `Vault MCP: ` and what happened and what to do, or null.
+ */
+export function noSettingsNotice(saved: unknown): string | null {
+  if (saved === null || saved === undefined || holdsSettings(saved)) return null;
+  return 'Vault MCP: data.json holds no settings (it is {} or holds only unknown keys: a sync or another tool emptied it), so settings start from their defaults: no keys, no folders of yours quarantined, writes off. If another device has your settings, its data.json brings them back at the next sync (these defaults replace nothing there); else set them again in Vault MCP settings.';
+}
+
 /** A block's `changed_at` ({@link STAMPED_BLOCKS}) as saved when it is a readable time, else {@link NEVER_CHANGED}. */
 function stampOf(raw: unknown): string {
   return readableStamp(raw) ?? NEVER_CHANGED;
@@ -208,14 +225,20 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   // A trusted link widens access: anything but a list trusts nothing (accessShapeNotice tells the user).
   if (!Array.isArray(merged.access.trustedSymlinks)) merged.access.trustedSymlinks = [];
   // Per-entry times are read leniently (bad ones dropped); a file without them loads as before.
+  // The block's own stamp decided nothing (the lists merge by their entries' times): an older file's is dropped, not written back.
+  delete (merged.access as { changed_at?: unknown }).changed_at;
   if (merged.access.entryTimes !== undefined) merged.access.entryTimes = readEntryTimes(merged.access.entryTimes);
   // Switches that widen what agents may do read a non-flag (a hand-written "false" is text, and truthy) as off.
   merged.tools.enabled = readToolToggles(merged.tools.enabled);
   if (typeof merged.tools.allowWrites !== 'boolean') merged.tools.allowWrites = false;
   if (typeof merged.server.enabled !== 'boolean') merged.server.enabled = false;
-  if (!isObject(merged.proposals) || typeof merged.proposals.notifyOnNew !== 'boolean') merged.proposals = defaults.proposals;
+  if (!isObject(merged.proposals)) merged.proposals = defaults.proposals;
+  else if (typeof merged.proposals.notifyOnNew !== 'boolean') merged.proposals.notifyOnNew = defaults.proposals.notifyOnNew;
   if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
   if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = defaults.widgets;
+  if (!isObject(merged.activity)) merged.activity = defaults.activity;
+  merged.activity.maxMegabytes = positiveOr(merged.activity.maxMegabytes, defaults.activity.maxMegabytes);
+  merged.activity.maxDays = positiveOr(merged.activity.maxDays, defaults.activity.maxDays);
   // Files from before the stamps have none: the epoch, so this version's data.json always carries one.
   for (const block of STAMPED_BLOCKS) merged[block].changed_at = stampOf(merged[block].changed_at);
   // Field stamps read leniently (field-times.ts); a block from before them has none, and merges by its changed_at.
@@ -223,10 +246,6 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
     if (merged[block].fieldTimes !== undefined) merged[block].fieldTimes = readFieldTimes(merged[block].fieldTimes);
   merged.widgetWriters = migrateWidgetWriters(merged.widgetWriters);
   merged.widgetTexts = migrateWidgetWriters(merged.widgetTexts);
-  merged.activity = {
-    maxMegabytes: positiveOr(merged.activity?.maxMegabytes, defaults.activity.maxMegabytes),
-    maxDays: positiveOr(merged.activity?.maxDays, defaults.activity.maxDays),
-  };
   if (typeof merged.ai.embeddingModel !== 'string') merged.ai.embeddingModel = defaults.ai.embeddingModel;
   if (typeof merged.ai.semanticIndex !== 'boolean') merged.ai.semanticIndex = defaults.ai.semanticIndex;
   // Each opens a way out for note text: a hand-written "false" (text, so truthy) or other non-flag must not turn it on.

@@ -95,11 +95,6 @@ export interface VaultMcpSettings {
      */
     trustedSymlinks: string[];
     /**
-     * When the user last changed the quarantine or trusted-link list (the later of both devices' after
-     * a sync); the lists themselves merge by `entryTimes`, not by this stamp.
-     */
-    changed_at?: string;
-    /**
      * When each entry of the two lists was last added and removed (settings/access-entries.ts), so a
      * synced data.json is merged entry by entry. Absent in files of versions before it.
      */
@@ -116,6 +111,10 @@ export interface VaultMcpSettings {
   proposals: {
     /** Show a Notice when an agent proposes a change (propose mode). */
     notifyOnNew: boolean;
+    /** As `tools.changed_at`: when the user last changed "Notify on new proposals" here. */
+    changed_at?: string;
+    /** As `tools.fieldTimes`: `notifyOnNew`. */
+    fieldTimes?: FieldTimes;
   };
   widgets: {
     /** "Widgets folder": where widget_write keeps `<id>.html` widgets; note tools do not use it. */
@@ -146,6 +145,10 @@ export interface VaultMcpSettings {
     maxMegabytes: number;
     /** "Keep activity for": entries older than this many days are dropped. */
     maxDays: number;
+    /** As `tools.changed_at`: when the user last changed a limit of the log here. */
+    changed_at?: string;
+    /** As `tools.fieldTimes`: `maxMegabytes`, `maxDays`. */
+    fieldTimes?: FieldTimes;
   };
   ai: {
     enabled: boolean;
@@ -188,13 +191,13 @@ export function defaultSettings(): VaultMcpSettings {
     keys: [],
     revokedKeys: [],
     tools: { allowWrites: false, enabled: {}, changed_at: NEVER_CHANGED },
-    access: { quarantine: [], trustedSymlinks: [], changed_at: NEVER_CHANGED },
+    access: { quarantine: [], trustedSymlinks: [] },
     skills: { folder: 'Skills', changed_at: NEVER_CHANGED },
-    proposals: { notifyOnNew: true },
+    proposals: { notifyOnNew: true, changed_at: NEVER_CHANGED },
     widgets: { folder: DEFAULT_WIDGETS_FOLDER, changed_at: NEVER_CHANGED },
     widgetWriters: {},
     widgetTexts: {},
-    activity: { ...DEFAULT_ACTIVITY_LIMITS },
+    activity: { ...DEFAULT_ACTIVITY_LIMITS, changed_at: NEVER_CHANGED },
     ai: {
       enabled: false,
       allowRemote: false,

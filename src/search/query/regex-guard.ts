@@ -1,6 +1,7 @@
 import * as vm from 'node:vm';
 import { ToolError } from '../../errors';
 import { yieldToEventLoop } from '../engine/slicer';
+import { slowRegexCause } from './regex-repeats';
 
 /**
  * Runs user-supplied regular expressions with a time limit. A JavaScript regex cannot be
@@ -174,8 +175,5 @@ export class RegexGuard {
 }
 
 function tooSlow(regex: RegExp): ToolError {
-  return new ToolError(
-    'invalid_argument',
-    `The regular expression /${regex.source}/ is too slow on these notes (catastrophic backtracking, e.g. nested quantifiers like (a+)+); simplify it, for example remove nested repetition or anchor it, or search for a "phrase" instead.`,
-  );
+  return new ToolError('invalid_argument', `The regular expression /${regex.source}/ is too slow on these notes ${slowRegexCause(regex)}`);
 }

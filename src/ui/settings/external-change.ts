@@ -5,9 +5,9 @@ import { mergeRevokedKeys, revokedIdsIn } from '../../settings/revoked-keys';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
 import { mergeAccessLists } from '../../settings/access-entries';
-import { laterTime } from '../../settings/stamps';
 import { FIELD_BLOCKS, mergeFields, predatesStamps } from '../../settings/field-times';
 import { accessShapeNotice, holdsSettings, migrateSettings } from '../../settings/migrate-settings';
+import { defaultSettings } from '../../settings/settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
 import type { SettingsTabPlugin } from './tab-context';
 import type { PluginFile } from '../../vault/plugin-files/plugin-file';
@@ -106,9 +106,11 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   // Each field of a block (server, tools, skills, widgets, ai) changed here later than in the synced file is kept;
   // a block written by a version before stamps wins whole, as before.
   let keptFields = false;
+  const defaults = defaultSettings();
   for (const block of FIELD_BLOCKS) {
     if (predatesStamps(raw[block])) continue;
-    const { merged, keptMine } = mergeFields(block, before[block], next[block]);
+    // A value chosen here with no stamp (an older version's, a hand edit) beats a default the file holds unchosen.
+    const { merged, keptMine } = mergeFields(block, before[block], next[block], defaults[block]);
     Object.assign(next, { [block]: merged });
     keptFields ||= keptMine;
   }
@@ -117,7 +119,6 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   next.access = {
     quarantine: access.quarantine as string[],
     trustedSymlinks: access.trustedSymlinks as string[],
-    changed_at: laterTime(before.access.changed_at, next.access.changed_at),
     entryTimes: access.entryTimes,
   };
   // Token counters are this device's figures (AiService counts them here): a synced file's never replace them.

@@ -280,6 +280,7 @@ export class EntryWriter {
     const judged = entry instanceof TFile ? policy.judgedPlace(entry.path) : null;
     const inPlace = entry instanceof TFile ? placeCheck(policy, entry) : () => {};
     let before: string | null = null;
+    let sizeBefore = 0;
     if (entry instanceof TFile) {
       inPlace();
       before = this.editors?.textOf(entry.path) ?? (await this.app.vault.read(entry));
@@ -287,6 +288,7 @@ export class EntryWriter {
       assertWritableText(before, scope, p.path);
       // The note moves as the user sees it: unsaved typing is saved first (judged), so its new place holds it at once.
       await this.saveTypingFirst(entry, before);
+      sizeBefore = await this.savedSize(entry, before);
     }
     if (entry instanceof TFolder) this.assertFolderMovable(entry, scope);
     this.assertLinkersWritable(entry, scope);
@@ -326,8 +328,8 @@ export class EntryWriter {
       path: entry.path,
       from: p.path,
       hash: hashText(after),
-      size_before: byteSize(before),
-      size_after: byteSize(after),
+      size_before: sizeBefore,
+      size_after: await this.savedSize(entry, after),
     };
   }
 
@@ -365,7 +367,8 @@ export class EntryWriter {
     const text = await this.app.vault.read(file);
     if (text !== p.baseText) throw new BaseChangedError(p.path);
     // The text read above is the bytes decoded with replacement characters when they are not UTF-8: the log must not restore it as the note.
-    if (!isUtf8(new Uint8Array(await this.app.vault.readBinary(file)))) p.notUtf8 = true;
+    const bytes = new Uint8Array(await this.app.vault.readBinary(file));
+    if (!isUtf8(bytes)) p.notUtf8 = true;
     const away = this.notes.policy.localTrashRefusal();
     if (away !== null) throw away;
     // The user may have typed since the save: an editor showing other text keeps the note (checked with no await before the trash call).
@@ -376,7 +379,21 @@ export class EntryWriter {
     } catch {
       await this.app.vault.trash(file, false);
     }
-    return { status: 'applied', path: p.path, hash: p.baseHash, size_before: byteSize(text), size_after: 0 };
+    // The file's bytes: a note that is not UTF-8 text reads with a 3-byte U+FFFD in place of each bad byte.
+    return { status: 'applied', path: p.path, hash: p.baseHash, size_before: bytes.byteLength, size_after: 0 };
+  }
+
+  /**
+   * The size a write result reports for `file` holding `text` as read (write-types.ts WriteResult):
+   * the UTF-8 bytes of the text, which are the file's, or the file's own bytes when the text holds
+   * U+FFFD, as a file that is not UTF-8 reads (each byte that is no UTF-8 becomes that 3-byte
+   * character: a 12-byte Latin-1 note reads as 14 bytes of text). Only move_note and delete_note act
+   * on such a note; the other writes refuse it (write-checks.ts).
+   * @returns bytes.
+   */
+  private async savedSize(file: TFile, text: string): Promise<number> {
+    if (!text.includes('\uFFFD')) return byteSize(text);
+    return (await this.app.vault.readBinary(file)).byteLength;
   }
 
   /**

@@ -146,8 +146,9 @@ export interface ExactTextWrite {
 
 /**
  * What an applied write reports, so an agent can verify without re-reading:
- * `{status: 'applied', path, hash, size_before, size_after, lines?}`. Sizes are UTF-8 bytes of
- * the whole note; `hash` is the SHA-256 hex of the note's new text (for a deleted note, of
+ * `{status: 'applied', path, hash, size_before, size_after, lines?}`. Sizes are bytes of the
+ * whole note's file: its text in UTF-8, or the file's own bytes for one that is not UTF-8 text
+ * (entry-writer.ts savedSize: only a move or delete acts on one); `hash` is the SHA-256 hex of the note's new text (for a deleted note, of
  * the text that went to the trash); `lines` is the changed region in the new text; `from`
  * is the old path of a move. Folder results carry only `status` and `path` (and `from`).
  * A write that changed nothing is `status: 'unchanged'` ({@link unchangedWrite}).

@@ -8,6 +8,7 @@ import { AiError } from '../../../src/ai/ai-error';
 import { AI_API_KEY_SECRET_ID } from '../../../src/ai/secret-id';
 import VaultMcpPlugin from '../../../src/main';
 import type { VaultMcpSettings } from '../../../src/settings/settings';
+import { DEFAULT_PORT } from '../../../src/settings/settings';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { INITIALIZE, raw } from '../../harness/raw-http';
 import { installDom, settingRow, settle, typeInto, type InstalledDom } from '../../harness/settings-dom-env';
@@ -281,5 +282,65 @@ describe('break-it B5: stamps that are there but no time, and a data.json of {}'
     expect(Notice.messages()).toContain(
       'Vault MCP: data.json changed outside Obsidian but holds no settings; the current settings are kept.',
     );
+  });
+});
+
+describe('a data.json holding no settings met at load, not at a sync', () => {
+  it('starts from the defaults with a Notice; the data.json written from them replaces nothing another device chose, and that device brings the settings back', async () => {
+    // Device B (this plugin): "Notify on new proposals" off and 90 days of activity chosen in the tab; "Allow writes"
+    // and its port held with no stamp (as an older version or a hand edit leaves them: the boot seeds them so).
+    snapshot();
+    toggle('Notify on new proposals');
+    typeInto(settingRow(el(), 'Keep activity for').querySelector('input')!, '90');
+    await settle();
+    const agent = await client();
+    expect(await toolNames(agent)).toContain('create_note');
+
+    // Device A meets a data.json of {} at load (a sync or a tool emptied it).
+    const dirA = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-sync-empty-'));
+    Notice.clear();
+    const a = await bootPlugin(VaultMcpPlugin, {
+      vaultPath: dirA,
+      configure: (settings) => {
+        for (const key of Object.keys(settings)) delete (settings as unknown as Record<string, unknown>)[key];
+      },
+    });
+    try {
+      expect(Notice.messages()).toContain(
+        'Vault MCP: data.json holds no settings (it is {} or holds only unknown keys: a sync or another tool emptied it), so settings start from their defaults: no keys, no folders of yours quarantined, writes off. If another device has your settings, its data.json brings them back at the next sync (these defaults replace nothing there); else set them again in Vault MCP settings.',
+      );
+      expect(a.plugin.keyRing.list()).toEqual([]);
+      expect(a.plugin.settings.tools.allowWrites).toBe(false);
+      // Whatever A saves next (any change there) carries the defaults; the file holds the default port, as A's would.
+      await a.plugin.saveSettings();
+      const fromA = (await a.plugin.loadData()) as VaultMcpSettings;
+      fromA.server.port = DEFAULT_PORT;
+
+      await syncIn(fromA);
+      expect(booted.plugin.settings.proposals.notifyOnNew).toBe(false);
+      expect(booted.plugin.settings.activity.maxDays).toBe(90);
+      expect(booted.plugin.settings.tools.allowWrites).toBe(true);
+      expect(booted.plugin.settings.server.port).toBe(booted.port);
+      expect(booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
+      expect(await toolNames(agent)).toContain('create_note');
+      // Saved again with what B kept, so A gets it back.
+      const fromB = await savedFile();
+      expect(fromB).toMatchObject({ proposals: { notifyOnNew: false }, activity: { maxDays: 90 }, tools: { allowWrites: true } });
+
+      // B's data.json synced into A: everything A holds is a default nobody chose, so B's settings arrive whole.
+      // (The port A listens on, so A does not move onto B's port: both run on this one machine.)
+      await a.plugin.saveData({ ...fromB, server: { ...fromB.server, port: a.port } });
+      await simulateExternalSettingsChange(a.plugin);
+      await settle();
+      expect(a.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
+      expect(a.plugin.settings).toMatchObject({
+        proposals: { notifyOnNew: false },
+        activity: { maxDays: 90 },
+        tools: { allowWrites: true },
+      });
+    } finally {
+      await a.stop();
+      await fs.rm(dirA, { recursive: true, force: true });
+    }
   });
 });

@@ -43,7 +43,7 @@ async function syncIn(file: unknown): Promise<void> {
 /** `file` as a version from before revocation lists and block and field stamps wrote it. */
 function olderFormat(file: VaultMcpSettings): Record<string, unknown> {
   const { revokedKeys: _revoked, ...rest } = JSON.parse(JSON.stringify(file)) as VaultMcpSettings;
-  for (const block of ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const) delete rest[block].changed_at;
+  for (const block of ['server', 'tools', 'skills', 'widgets', 'ai'] as const) delete rest[block].changed_at;
   for (const block of ['server', 'tools', 'skills', 'widgets', 'ai'] as const) delete rest[block].fieldTimes;
   for (const key of rest.keys) {
     delete key.changed_at;
@@ -232,25 +232,23 @@ describe('access and tool settings changed here later than the synced file are k
     expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
     expect((await savedFile()).access.quarantine).toEqual(['Journal']);
-    // The settings tab stamped the change: that is what beat the stale block.
-    expect(Date.parse(booted.plugin.settings.access.changed_at!)).toBeGreaterThan(Date.parse(stale.access.changed_at!));
+    // The settings tab timed the add: that is what beat the stale list. The block itself carries no stamp (it would decide nothing).
+    expect(booted.plugin.settings.access.entryTimes!.quarantine.Journal.added).toBeDefined();
+    expect(Object.hasOwn((await savedFile()).access, 'changed_at')).toBe(false);
 
     // Released on another device after that: its removal (a tombstone later than the add here) arrives.
     const newer = snapshot();
     newer.access.quarantine = [];
     const addedHere = booted.plugin.settings.access.entryTimes!.quarantine.Journal.added!;
     newer.access.entryTimes = { quarantine: { Journal: { added: addedHere, removed: after(addedHere, 1000) } }, trustedSymlinks: {} };
-    newer.access.changed_at = after(addedHere, 1000);
+    // As a version that still stamped the block wrote it: the stamp is read past, the entry times decide.
+    Object.assign(newer.access, { changed_at: after(addedHere, -60_000) });
     await syncIn(newer);
     expect(booted.plugin.settings.access.quarantine).toEqual([]);
     expect(await readNote(agent, 'Journal/Today.md')).toContain('Dear diary');
 
     // A synced file of a version from before the entry times carries no removal: it cannot lift a quarantine (docs/settings.md#synced-settings).
-    booted.plugin.settings.access = {
-      quarantine: ['Journal'],
-      trustedSymlinks: [],
-      changed_at: new Date(Date.now() + 60_000).toISOString(),
-    };
+    booted.plugin.settings.access = { quarantine: ['Journal'], trustedSymlinks: [] };
     await syncIn(olderFormat(stale));
     expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
@@ -296,7 +294,7 @@ describe('a malformed revocation list in a synced file', () => {
       const file = snapshot() as unknown as Record<string, unknown>;
       file.revokedKeys = revokedKeys;
       (file.access as VaultMcpSettings['access']).quarantine = ['Journal'];
-      (file.access as VaultMcpSettings['access']).changed_at = new Date(Date.now() + 60_000).toISOString();
+      (file.access as Record<string, unknown>).changed_at = new Date(Date.now() + 60_000).toISOString();
       await syncIn(file);
       expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
       expect(booted.plugin.settings.revokedKeys.map((r) => r.id)).toEqual([gone.record.id]);
@@ -552,7 +550,7 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
       const trustedAt = after(new Date().toISOString(), 1000);
       stale.access.trustedSymlinks = ['LinkedDir'];
       stale.access.entryTimes = { quarantine: {}, trustedSymlinks: { LinkedDir: { added: trustedAt } } };
-      stale.access.changed_at = trustedAt;
+      Object.assign(stale.access, { changed_at: trustedAt });
       await syncIn(stale);
       expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
       expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
@@ -572,7 +570,7 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
     const agent = await client();
     const stale = snapshot();
     await quarantineInTab('Journal');
-    stale.access.changed_at = after(new Date().toISOString(), 86_400_000);
+    Object.assign(stale.access, { changed_at: after(new Date().toISOString(), 86_400_000) });
     await syncIn(stale);
     expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
@@ -590,14 +588,16 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
       const removedThere = after(addedHere, 5);
       theirs.access.quarantine = [];
       theirs.access.entryTimes = { quarantine: { Journal: { added: addedHere, removed: removedThere } }, trustedSymlinks: {} };
-      theirs.access.changed_at = removedThere;
+      Object.assign(theirs.access, { changed_at: removedThere });
       await new Promise((resolve) => setTimeout(resolve, 20));
       const trust = settingRow(el(), 'Trust a symbolic link');
       typeInto(trust.querySelector('input')!, 'LinkedDir');
       (Array.from(trust.querySelectorAll('button')).find((b) => b.textContent === 'Trust') as HTMLButtonElement).click();
       await settle();
       expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
-      expect(Date.parse(booted.plugin.settings.access.changed_at!)).toBeGreaterThan(Date.parse(removedThere));
+      expect(Date.parse(booted.plugin.settings.access.entryTimes!.trustedSymlinks.LinkedDir.added!)).toBeGreaterThan(
+        Date.parse(removedThere),
+      );
       await syncIn(theirs);
       expect(booted.plugin.settings.access.quarantine).toEqual([]);
       expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
@@ -619,7 +619,7 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
       trustedSymlinks: {},
     };
     // Device B changed its access block again later (or its clock runs ahead): its stamp is later than anything here.
-    theirs.access.changed_at = after(new Date().toISOString(), 86_400_000);
+    Object.assign(theirs.access, { changed_at: after(new Date().toISOString(), 86_400_000) });
     // The user had removed it here too, then quarantines it again (an add later than both removals).
     await quarantineInTab('Journal');
     settingRow(el(), 'Journal/').querySelector<HTMLElement>('.clickable-icon')!.click();

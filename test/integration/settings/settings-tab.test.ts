@@ -771,9 +771,14 @@ describe('settings tab over the running plugin', () => {
     await settle();
     expect(booted.plugin.settings.proposals.notifyOnNew).toBe(false);
     expect((await booted.plugin.loadData()).proposals.notifyOnNew).toBe(false);
+    const muted = (await booted.plugin.loadData()).proposals.fieldTimes.notifyOnNew as string;
     row.querySelector<HTMLElement>('.checkbox-container')!.click();
     await settle();
     expect(booted.plugin.settings.proposals.notifyOnNew).toBe(true);
+    // Each change is stamped, so a synced data.json merges it field by field: turned back on here, it beats the mute.
+    const saved = (await booted.plugin.loadData()).proposals;
+    expect(saved.notifyOnNew).toBe(true);
+    expect(Date.parse(saved.fieldTimes.notifyOnNew)).toBeGreaterThan(Date.parse(muted));
   });
 
   it('the Agent activity section says what the log holds and saves its limits, refusing what is not a whole number in range', async () => {
@@ -786,7 +791,13 @@ describe('settings tab over the running plugin', () => {
     typeInto(size.querySelector('input')!, '5');
     await settle();
     expect(booted.plugin.settings.activity.maxMegabytes).toBe(5);
-    expect((await booted.plugin.loadData()).activity).toEqual({ maxMegabytes: 5, maxDays: 30 });
+    // Saved with the field's stamp (a synced data.json merges the limits field by field).
+    expect((await booted.plugin.loadData()).activity).toEqual({
+      maxMegabytes: 5,
+      maxDays: 30,
+      changed_at: expect.any(String),
+      fieldTimes: { maxMegabytes: booted.plugin.settings.activity.changed_at },
+    });
     const days = settingRow(el(), 'Keep activity for');
     for (const bad of ['0', '3651', '2.5', 'ten', '']) {
       typeInto(days.querySelector('input')!, bad);

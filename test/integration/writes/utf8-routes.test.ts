@@ -83,6 +83,26 @@ describe('non-UTF-8 notes on the editor accept route and under link updates', ()
     }
   });
 
+  test("move_note and delete_note of a Latin-1 note report the file's bytes (12), not its decoded text's UTF-8 size (14)", async () => {
+    // 'caf\xe9 latin1\n': 12 bytes; read as UTF-8 the é byte becomes U+FFFD (3 bytes), so the text is 14.
+    const bytes = latin('caf\u00e9 latin1\n');
+    expect(bytes.length).toBe(12);
+    await boot({ 'latin8.md': bytes, 'Plain.md': 'caf\u00e9\n' }, 'force');
+    const client = await connectClient(env.url, env.token);
+    try {
+      const moved = await attempt(client, 'move_note', { path: 'latin8', to: 'latin8b' });
+      expect(moved).toEqual({ ok: true, value: expect.objectContaining({ path: 'latin8b.md', size_before: 12, size_after: 12 }) });
+      expect((await disk('latin8b.md')).equals(bytes)).toBe(true);
+      const deleted = await attempt(client, 'delete_note', { path: 'latin8b', confirm: true });
+      expect(deleted).toEqual({ ok: true, value: expect.objectContaining({ size_before: 12, size_after: 0 }) });
+      // A UTF-8 note: its text's UTF-8 bytes, which are the file's (é is 2 bytes).
+      const plain = await attempt(client, 'move_note', { path: 'Plain', to: 'Plain2' });
+      expect(plain).toEqual({ ok: true, value: expect.objectContaining({ size_before: 6, size_after: 6 }) });
+    } finally {
+      await client.close();
+    }
+  });
+
   test('reverting the delete of a Latin-1 note refuses, pointing to the intact copy in the trash, and writes nothing (F11)', async () => {
     const bytes = latin('# Caf\u00e9 M\u00fcller\nPreis: 5\u0080\n');
     await boot({ 'latin1.md': bytes }, 'force');

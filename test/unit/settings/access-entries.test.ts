@@ -128,9 +128,9 @@ describe('recordEntryChange and readEntryTimes', () => {
     expect(Object.getPrototypeOf(access.entryTimes!.quarantine)).toBe(Object.prototype);
   });
 
-  it('an old data.json (no times) loads as before: no entryTimes appear', () => {
+  it('an old data.json (no times) loads as before: no entryTimes appear, and its block stamp (which decided nothing) is dropped', () => {
     const settings = migrateSettings({ access: { quarantine: ['Journal'], trustedSymlinks: ['Shared'], changed_at: T0 } });
-    expect(settings.access).toEqual({ quarantine: ['Journal'], trustedSymlinks: ['Shared'], changed_at: T0 });
+    expect(settings.access).toEqual({ quarantine: ['Journal'], trustedSymlinks: ['Shared'] });
   });
 });
 

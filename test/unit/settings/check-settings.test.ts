@@ -38,9 +38,19 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     saved.ai.usage = { inputTokens: 3, outputTokens: 4, embeddingTokens: 5, scope: 'openai-compatible http://localhost:11434/v1' };
     saved.widgetWriters = { board: { key_id: 'a1b2c3', key_label: 'Claude Code', written_at: '2026-12-06T05:00:00.000Z' } };
     // Every block the settings tab stamps (a run reads the vault's own data.json with this check).
-    for (const block of ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const)
-      saved[block].changed_at = '2026-12-06T17:00:00.000Z';
+    for (const block of ['server', 'tools', 'skills', 'widgets', 'ai'] as const) saved[block].changed_at = '2026-12-06T17:00:00.000Z';
     expect(checkSettingsData(JSON.parse(JSON.stringify(saved)), { toolNames })).toEqual({ ok: true, settings: saved });
+  });
+
+  it("accepts an older version's access.changed_at (it decides nothing) and drops it", () => {
+    const older = { access: { quarantine: ['Journal'], changed_at: '2026-12-06T17:00:00.000Z' } };
+    const verdict = checkSettingsData(older);
+    expect(verdict).toMatchObject({ ok: true, settings: { access: { quarantine: ['Journal'], trustedSymlinks: [] } } });
+    expect(verdict.ok && Object.hasOwn(verdict.settings.access, 'changed_at')).toBe(false);
+    expect(checkSettingsData({ access: { quarantine: ['Journal'], changedAt: 'x' } })).toMatchObject({
+      ok: false,
+      key: 'access.changedAt',
+    });
   });
 
   it('names a widget writer entry that is not {key_id, key_label, written_at}', () => {
@@ -96,7 +106,7 @@ describe('checkSettingsData: the settings format, read strictly', () => {
       keys: [{ label: 'A' }, { label: 'B', id: 'key-1' }, { label: 'C' }],
     });
     if (!verdict.ok) throw new Error(verdict.message);
-    expect(verdict.settings.access).toEqual({ quarantine: ['Secret'], trustedSymlinks: [], changed_at: NEVER_CHANGED });
+    expect(verdict.settings.access).toEqual({ quarantine: ['Secret'], trustedSymlinks: [] });
     expect(verdict.settings.server).toEqual(defaultSettings().server);
     expect(verdict.settings.keys.map((k) => [k.id, k.label, k.mode])).toEqual([
       ['key-2', 'A', 'propose'],

@@ -149,6 +149,48 @@ describe('mergeFields with missing maps and bad stamps', () => {
   });
 });
 
+describe('mergeFields with the defaults: a value chosen with no stamp beats a default nobody chose', () => {
+  const defaults = defaultSettings();
+  const never = NEVER_CHANGED;
+
+  it('a file written from the defaults (after a {} data.json at load, or by a new device) replaces no value chosen here', () => {
+    // Here: an older version's choices (no stamps): writes on, the server off on another port. There: the defaults.
+    const mine: VaultMcpSettings['server'] = { ...defaults.server, enabled: false, port: 27300, changed_at: never };
+    const { merged, keptMine } = mergeFields('server', mine, defaults.server, defaults.server);
+    expect(merged).toMatchObject({ enabled: false, port: 27300 });
+    expect(keptMine).toBe(true);
+    const toolsHere = tools(true, { write_note: true }, undefined, never);
+    expect(mergeFields('tools', toolsHere, defaults.tools, defaults.tools).merged).toMatchObject({
+      allowWrites: true,
+      enabled: { write_note: true },
+    });
+    // Without the defaults (the rule before): the file's defaults replaced them.
+    expect(mergeFields('server', mine, defaults.server).merged).toMatchObject({ enabled: true, port: defaults.server.port });
+  });
+
+  it("the other way round the file's chosen value arrives; both chosen: the file's (the newer write); any stamp beats a chosen value", () => {
+    const theirs: VaultMcpSettings['server'] = { ...defaults.server, enabled: false, changed_at: never };
+    expect(mergeFields('server', defaults.server, theirs, defaults.server).merged.enabled).toBe(false);
+    const mine: VaultMcpSettings['server'] = { ...defaults.server, port: 27300, changed_at: never };
+    expect(mergeFields('server', mine, { ...theirs, port: 27400 }, defaults.server).merged.port).toBe(27400);
+    // Turned back to the default in a settings tab there (stamped): beats the value chosen here without one.
+    const stampedThere = { ...defaults.server, fieldTimes: { enabled: T1 }, changed_at: T1 };
+    expect(mergeFields('server', { ...mine, enabled: false }, stampedThere, defaults.server).merged.enabled).toBe(true);
+    // And a change made here (stamped) beats a value chosen there without one.
+    const stampedHere = { ...defaults.server, fieldTimes: { enabled: T1 }, changed_at: T1 };
+    expect(mergeFields('server', stampedHere, theirs, defaults.server).merged.enabled).toBe(true);
+  });
+
+  it('the activity limits and "Notify on new proposals" are fields too, stamped by the settings tab', () => {
+    const activity = { ...defaults.activity, maxDays: 90, fieldTimes: { maxDays: T1 }, changed_at: T1 };
+    expect(mergeFields('activity', activity, defaults.activity, defaults.activity).merged).toMatchObject({ maxDays: 90, maxMegabytes: 20 });
+    const proposals = { notifyOnNew: false, fieldTimes: { notifyOnNew: T1 }, changed_at: T1 };
+    expect(mergeFields('proposals', proposals, defaults.proposals, defaults.proposals).merged.notifyOnNew).toBe(false);
+    const later = { notifyOnNew: true, fieldTimes: { notifyOnNew: T2 }, changed_at: T2 };
+    expect(mergeFields('proposals', proposals, later, defaults.proposals).merged.notifyOnNew).toBe(true);
+  });
+});
+
 describe('stampField: a change made here beats the stamp it replaces', () => {
   it('stamps exactly the field changed, now, and moves changed_at', () => {
     const block = tools(false, {}, { allowWrites: T0 }, T0);

@@ -50,11 +50,7 @@ describe('migrateSettings', () => {
   });
 
   it('gives settings saved before trusted links an empty list, and repairs a non-list', () => {
-    expect(migrateSettings({ access: { quarantine: ['Journal'] } }).access).toEqual({
-      quarantine: ['Journal'],
-      trustedSymlinks: [],
-      changed_at: NEVER_CHANGED,
-    });
+    expect(migrateSettings({ access: { quarantine: ['Journal'] } }).access).toEqual({ quarantine: ['Journal'], trustedSymlinks: [] });
     expect(migrateSettings({ access: { trustedSymlinks: 'Shared' } }).access.trustedSymlinks).toEqual([]);
     expect(migrateSettings({ access: { trustedSymlinks: ['Shared'] } }).access.trustedSymlinks).toEqual(['Shared']);
   });
@@ -107,7 +103,8 @@ describe('migrateSettings', () => {
       skills: { folder: 'S', changed_at: at },
       widgets: { folder: 'W', changed_at: at },
     });
-    for (const block of STAMPED_BLOCKS) expect(stamped[block].changed_at).toBe(['tools', 'access'].includes(block) ? NEVER_CHANGED : at);
+    for (const block of STAMPED_BLOCKS)
+      expect(stamped[block].changed_at).toBe(['tools', 'proposals', 'activity'].includes(block) ? NEVER_CHANGED : at);
     // Files from before the stamps: the epoch.
     const old = migrateSettings({ server: { enabled: false }, ai: { enabled: true }, skills: { folder: 'S' }, widgets: { folder: 'W' } });
     for (const block of STAMPED_BLOCKS) expect(old[block].changed_at).toBe(NEVER_CHANGED);
@@ -161,17 +158,36 @@ describe('migrateSettings', () => {
     for (const bad of ['openai', 'Anthropic', '', 7, null])
       expect(migrateSettings({ ai: { provider: bad } }).ai.provider).toBe('openai-compatible');
     expect(migrateSettings({ ai: { provider: 'anthropic' } }).ai.provider).toBe('anthropic');
-    expect(migrateSettings({ proposals: { notifyOnNew: 'no' } }).proposals).toEqual({ notifyOnNew: true });
-    expect(migrateSettings({ proposals: { notifyOnNew: false } }).proposals).toEqual({ notifyOnNew: false });
-    expect(migrateSettings({ proposals: 'quiet' }).proposals).toEqual({ notifyOnNew: true });
+    // (The block's stamp is the epoch on a file without one, as for every stamped block.)
+    const never = { changed_at: NEVER_CHANGED };
+    expect(migrateSettings({ proposals: { notifyOnNew: 'no' } }).proposals).toEqual({ notifyOnNew: true, ...never });
+    expect(migrateSettings({ proposals: { notifyOnNew: false } }).proposals).toEqual({ notifyOnNew: false, ...never });
+    expect(migrateSettings({ proposals: 'quiet' }).proposals).toEqual({ notifyOnNew: true, ...never });
+    // Its stamps are kept through the repair of a bad value.
+    const stamped = { notifyOnNew: 'no', changed_at: '2026-12-06T17:00:00.000Z', fieldTimes: { notifyOnNew: '2026-12-06T17:00:00.000Z' } };
+    expect(migrateSettings({ proposals: stamped }).proposals).toEqual({ ...stamped, notifyOnNew: true });
   });
 
   it('gives settings saved before the activity log its default limits, and repairs bad ones', () => {
-    expect(migrateSettings({ server: { port: 27300 } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
-    expect(migrateSettings({ activity: { maxMegabytes: 5, maxDays: 7 } }).activity).toEqual({ maxMegabytes: 5, maxDays: 7 });
-    expect(migrateSettings({ activity: { maxMegabytes: -1, maxDays: '9' } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
-    expect(migrateSettings({ activity: 'big' }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
-    expect(migrateSettings({ activity: { maxMegabytes: Infinity, maxDays: 0 } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
+    expect(migrateSettings({ server: { port: 27300 } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30, changed_at: NEVER_CHANGED });
+    expect(migrateSettings({ activity: { maxMegabytes: 5, maxDays: 7 } }).activity).toEqual({
+      maxMegabytes: 5,
+      maxDays: 7,
+      changed_at: NEVER_CHANGED,
+    });
+    expect(migrateSettings({ activity: { maxMegabytes: -1, maxDays: '9' } }).activity).toEqual({
+      maxMegabytes: 20,
+      maxDays: 30,
+      changed_at: NEVER_CHANGED,
+    });
+    expect(migrateSettings({ activity: 'big' }).activity).toEqual({ maxMegabytes: 20, maxDays: 30, changed_at: NEVER_CHANGED });
+    expect(migrateSettings({ activity: { maxMegabytes: Infinity, maxDays: 0 } }).activity).toEqual({
+      maxMegabytes: 20,
+      maxDays: 30,
+      changed_at: NEVER_CHANGED,
+    });
+    const stamps = { changed_at: '2026-12-06T17:00:00.000Z', fieldTimes: { maxDays: '2026-12-06T17:00:00.000Z' } };
+    expect(migrateSettings({ activity: { maxDays: -3, ...stamps } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30, ...stamps });
   });
 
   it('reads files from before revocation lists and block stamps unchanged; drops a key listed as revoked; repairs non-object blocks', () => {
@@ -185,10 +201,16 @@ describe('migrateSettings', () => {
     const both = migrateSettings({ ...old, revokedKeys: [{ id: 'k1', revoked_at: '2026-12-06T00:00:00.000Z' }] });
     expect(both.keys).toEqual([]);
     // Stamps: readable kept, anything else the epoch.
-    expect(migrateSettings({ tools: { changed_at: '2026-12-06T00:00:00.000Z' }, access: { changed_at: 7 } })).toMatchObject({
+    expect(migrateSettings({ tools: { changed_at: '2026-12-06T00:00:00.000Z' }, server: { changed_at: 7 } })).toMatchObject({
       tools: { changed_at: '2026-12-06T00:00:00.000Z' },
-      access: { changed_at: NEVER_CHANGED },
+      server: { changed_at: NEVER_CHANGED },
     });
+    // access carries no stamp (its lists merge entry by entry): an older file's, readable or not, loads and is dropped.
+    for (const changed_at of ['2026-12-06T00:00:00.000Z', 7])
+      expect(migrateSettings({ access: { quarantine: ['Journal'], changed_at } }).access).toEqual({
+        quarantine: ['Journal'],
+        trustedSymlinks: [],
+      });
     // A block that is not an object takes its defaults rather than throwing.
     expect(() => migrateSettings({ tools: 'all', access: 5 })).not.toThrow();
     expect(migrateSettings({ tools: 'all', access: 5 })).toMatchObject({

@@ -1,4 +1,5 @@
 import { inputExcerpt, ToolError } from '../../../errors';
+import { checkRegexRepeats } from '../regex-repeats';
 
 /**
  * The literal pieces of a search query that are read character by character: "quoted
@@ -88,17 +89,21 @@ export function readRegexAt(
 
 /**
  * Compiles a user regex with `flags` plus `m` (each flag once).
- * @throws ToolError('invalid_argument') naming the pattern and the engine's reason when it does not compile
+ * @throws ToolError('invalid_argument') naming the pattern and the engine's reason when it does not compile, or the
+ *   count when it repeats a part more than MAX_REGEX_REPEAT times (query/regex-repeats.ts checkRegexRepeats)
  */
 export function compileRegex(source: string, flags: string): RegExp {
+  let regex: RegExp;
   try {
-    return new RegExp(source, [...new Set(flags + 'm')].join(''));
+    regex = new RegExp(source, [...new Set(flags + 'm')].join(''));
   } catch (err) {
     throw new ToolError(
       'invalid_argument',
       `The regular expression /${inputExcerpt(source)}/ is invalid (${regexFault(err)}); fix the pattern or quote the text to search for it literally.`,
     );
   }
+  checkRegexRepeats(regex, inputExcerpt(source));
+  return regex;
 }
 
 /** The engine's reason a pattern does not compile, without the pattern it repeats (V8: `Invalid regular expression: /…/flags: reason`). */

@@ -182,7 +182,7 @@ interface PathListSpec {
 /**
  * One editable list of vault paths (`settings.access[spec.key]`): a row per path with a remove
  * button (and `spec.rowNote` under it), and a text field with folder suggestions plus an add button that refuses
- * what `spec.check` refuses and duplicates. Every change stamps `access.changed_at` and the entry's
+ * what `spec.check` refuses and duplicates. Every change stamps the entry's
  * `added` or `removed` time (`access.entryTimes`, merged entry by entry on a sync), is saved and rebuilds the search index, since both
  * lists change what agents may see.
  */
@@ -196,7 +196,6 @@ function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: Pat
     // a device that never removed it cannot lift a quarantine, and a removal here reaches the others.
     for (const path of next) if (!list.includes(path)) recordEntryChange(plugin.settings.access, spec.key, path, 'added', now);
     for (const path of list) if (!next.includes(path)) recordEntryChange(plugin.settings.access, spec.key, path, 'removed', now);
-    plugin.settings.access.changed_at = now;
     await plugin.saveSettings();
     void plugin.search.reindex();
     void plugin.semantic.refresh();

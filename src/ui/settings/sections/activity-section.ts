@@ -1,5 +1,6 @@
 import { Setting } from 'obsidian';
 import { showSettingError } from '../setting-error';
+import { stampField } from '../../../settings/field-times';
 import type { SectionContext } from '../tab-context';
 
 /** Bounds of the two limits the user may type (a log of 1000 MB or kept 10 years is past what the file is for). */
@@ -55,7 +56,10 @@ function limitSetting(
       const parsed = parseLimit(value, max);
       showSettingError(setting, typeof parsed === 'string' ? parsed : null);
       if (typeof parsed === 'string') return;
+      if (parsed === ctx.plugin.settings.activity[field]) return;
       ctx.plugin.settings.activity[field] = parsed;
+      // Stamped, so a synced data.json merges it field by field (settings/field-times.ts).
+      stampField('activity', ctx.plugin.settings.activity, field);
       await ctx.plugin.saveSettings();
     });
   });

@@ -1,4 +1,5 @@
 import { Setting } from 'obsidian';
+import { stampField } from '../../../settings/field-times';
 import type { SectionContext } from '../tab-context';
 
 /**
@@ -18,6 +19,8 @@ export function renderReviewSection(containerEl: HTMLElement, ctx: SectionContex
     .addToggle((toggle) =>
       toggle.setValue(plugin.settings.proposals.notifyOnNew).onChange(async (value) => {
         plugin.settings.proposals.notifyOnNew = value;
+        // Stamped, so a synced data.json merges it field by field (settings/field-times.ts).
+        stampField('proposals', plugin.settings.proposals, 'notifyOnNew');
         await plugin.saveSettings();
       }),
     );
