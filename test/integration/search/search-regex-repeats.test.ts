@@ -2,9 +2,9 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import VaultMcpPlugin from '../../src/main';
-import { largestRepeat, MAX_REGEX_REPEAT } from '../../src/search/query/regex-repeats';
-import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import VaultMcpPlugin from '../../../src/main';
+import { largestRepeat, MAX_REGEX_REPEAT } from '../../../src/search/query/regex-repeats';
+import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 
 /**
  * A regex whose counted repeat is huge (`/a{99999999}/`) is slow without any nested repetition:
