@@ -122,6 +122,7 @@ describe('notifications of hidden notes, and re-judging when what a key sees cha
   test('a 2026-07-28 listener of a note that turns private hears that once, then nothing of its rename or deletion', async () => {
     const rooted = await listener(ROOTED_TOKEN, ['Projects/Plan.md', 'Projects/Moved.md']);
     await booted.app.vault.modify(file('Projects/Plan.md'), '---\naccess: private\n---\n# Plan\n');
+    await eventually(() => rooted.updates.length > 0);
     await settle();
     const told = [...rooted.updates];
     await booted.app.vault.append(file('Projects/Plan.md'), '\nHidden.\n');
@@ -151,6 +152,7 @@ describe('notifications of hidden notes, and re-judging when what a key sees cha
     await relabel('Renamed');
     await eventually(() => full.prompts === 1 && modern.prompts === 1);
     expect((await full.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['good']);
+    await eventually(() => full.updates.length > 0 && modern.updates.length > 0);
     await settle();
     const told = { session: [...full.updates], modern: [...modern.updates] };
     // Leaving the key's view is told once, as a deletion would be.

@@ -109,6 +109,7 @@ describe('prompt and resource notifications follow what each key sees', () => {
   test('the skills folder setting changed notifies the keys whose prompts changed, not the key rooted elsewhere', async () => {
     booted.plugin.settings.skills.folder = 'Other';
     await booted.plugin.server.notifyPromptListChanged();
+    await eventually(() => full.prompts > 0);
     await settle();
     expect({ full: full.prompts, rooted: rooted.prompts }).toEqual({ full: 1, rooted: 0 });
     expect((await full.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['tools']);
@@ -127,6 +128,7 @@ describe('prompt and resource notifications follow what each key sees', () => {
     synced.skills = { folder: 'Other', changed_at: new Date(Date.now() + 1000).toISOString() };
     await booted.plugin.saveData(synced);
     await simulateExternalSettingsChange(booted.plugin);
+    await eventually(() => full.prompts > 0);
     await settle();
     expect(booted.plugin.settings.skills.folder).toBe('Other');
     expect({ full: full.prompts, rooted: rooted.prompts }).toEqual({ full: 1, rooted: 0 });
@@ -138,6 +140,7 @@ describe('prompt and resource notifications follow what each key sees', () => {
     await full.client.subscribeResource({ uri });
     const ideas = file('Ideas.md');
     await booted.app.vault.modify(ideas, '---\naccess: private\n---\n# Ideas\n');
+    await eventually(() => full.updates.length > 0);
     await settle();
     // Turning private is the note vanishing from this key's view, as a deletion: one update.
     expect(full.updates).toEqual([uri]);
