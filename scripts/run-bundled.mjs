@@ -8,8 +8,11 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** @param {string} entry file under scripts/, e.g. "headless.ts" or "bench/scaling-row.ts"; bundled to build/<its name>.cjs */
-async function bundle(entry) {
+/**
+ * @param {string} entry file under scripts/, e.g. "headless.ts" or "bench/scaling-row.ts"
+ * @returns {Promise<string>} the bundle's absolute path, build/<its name>.cjs
+ */
+export async function bundle(entry) {
   const outfile = path.join(root, 'build', path.basename(entry).replace(/\.ts$/, '.cjs'));
   await buildAtomically({
     entryPoints: [path.join(root, 'scripts', entry)],

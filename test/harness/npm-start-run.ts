@@ -1,7 +1,8 @@
 /**
- * `npm start` as a user runs it, for the runner's tests: `node scripts/start.mjs ...args` (what
- * `npm start` runs after building main.js) in its own process, or `npm start -- ...args` itself,
- * read through its printed lines.
+ * `npm start` as a user runs it, for the runner's tests: the runner `npm start` runs
+ * (build/headless.cjs, bundled once per test file by {@link buildRunner}) in its own process, or
+ * `npm start -- ...args` itself (which builds main.js and bundles the runner on each run), read
+ * through its printed lines.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as nodePath from 'node:path';
@@ -24,6 +25,11 @@ export interface StartedRun {
   exited: Promise<number | null>;
 }
 
+/** The runner's bundle, as scripts/start.mjs writes it (scripts/run-bundled.mjs), relative to ROOT. */
+const RUNNER_BUNDLE = 'build/headless.cjs';
+/** Whether this test file has run {@link buildRunner}: before that, build/headless.cjs may be an older run's. */
+let runnerBuilt = false;
+
 /** Builds main.js as `npm start` does before it runs the runner. @throws Error with esbuild's output when the build fails. */
 export function buildMainJs(): void {
   const build = spawnSync(process.execPath, ['esbuild.config.mjs', 'production'], { cwd: ROOT, encoding: 'utf8' });
@@ -31,12 +37,29 @@ export function buildMainJs(): void {
 }
 
 /**
- * Starts `node scripts/start.mjs ...args` from the repository root with `env` over the test's
- * own environment (stdin a pipe, as commands are typed into it).
+ * Builds main.js and bundles the runner (scripts/headless.ts to build/headless.cjs) as `npm start`
+ * does before each run, once, so {@link startRunner} runs start the runner without bundling it
+ * again (about 0.7 s a run). Call it in the test file's beforeAll.
+ * @throws Error with esbuild's output when either build fails.
+ */
+export function buildRunner(): void {
+  buildMainJs();
+  const code = `import { bundle } from './scripts/run-bundled.mjs'; await bundle('headless.ts');`;
+  const build = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`Bundling the runner failed: ${build.stderr}`);
+  runnerBuilt = true;
+}
+
+/**
+ * Starts the runner `npm start` runs (`node build/headless.cjs ...args`, what scripts/start.mjs
+ * loads once it has bundled it) from the repository root with `env` over the test's own
+ * environment (stdin a pipe, as commands are typed into it).
+ * @throws Error when this test file has not run {@link buildRunner}: the bundle could be stale.
  */
 export function startRunner(args: string[], env: NodeJS.ProcessEnv = {}): StartedRun {
+  if (!runnerBuilt) throw new Error('startRunner runs build/headless.cjs: call buildRunner in beforeAll first');
   return follow(
-    spawn(process.execPath, ['scripts/start.mjs', ...args], {
+    spawn(process.execPath, [RUNNER_BUNDLE, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

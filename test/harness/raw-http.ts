@@ -1,4 +1,5 @@
 import * as http from 'node:http';
+import * as net from 'node:net';
 
 /** A raw HTTP answer: status, headers and the whole body as text. */
 export interface RawResponse {
@@ -74,4 +75,13 @@ export async function openRawSession(port: number, token: string, version = '202
   const headers = { ...auth, 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': version };
   await raw(port, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
   return headers;
+}
+
+/** A loopback port nothing listens on now (one the OS gave a probe server, closed again before returning). */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }

@@ -13,3 +13,18 @@ export async function waitUntil(done: () => boolean, what: string, timeoutMs = 1
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/**
+ * `promise`'s value if it settles within `timeoutMs` ms, else `false`. The timer is cleared once
+ * either comes, so no waiting timer outlives the call (a Promise.race with a bare setTimeout left
+ * one running for the rest of its time, keeping the jest worker alive that long).
+ * @throws what `promise` rejects with, within the time.
+ */
+export async function withinMs<T>(promise: Promise<T>, timeoutMs: number): Promise<T | false> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([promise, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,11 +1,9 @@
-import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
-import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
-import { secretIdForKey, type KeyRecord, type KeyToolSet } from '../../../src/settings/key-record';
-import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { writeVaultFiles, type Json } from '../../harness/write-helpers';
+import type { KeyToolSet } from '../../../src/settings/key-record';
+import { connectClient, type BootedPlugin } from '../../harness/boot-plugin';
+import { bootWithToolSetKeys, toolSetKeyToken } from '../../harness/tool-set-keys';
+import type { Json } from '../../harness/write-helpers';
 
 const WRITES = ['write_note', 'edit_note', 'delete_note', 'move_note', 'proposal_status'];
 
@@ -17,7 +15,6 @@ const KEYS: Record<string, { mode: 'force' | 'propose'; tools: KeyToolSet }> = {
   // Reads the notes it names, lists none.
   Reader: { mode: 'force', tools: ['read_note', ...WRITES] },
 };
-const tokenOf = (label: string): string => `${label.toLowerCase()}-token-0123456789abcdef`;
 
 /** Each key's notes: `<label>-<n>.md`, every line a marker a key that cannot read notes never sent. */
 function filesOf(label: string): Record<string, string> {
@@ -39,38 +36,21 @@ function filesOf(label: string): Record<string, string> {
  * the names of the notes linking to one it moved.
  */
 describe("proposal_status's activity shows note text and names only as the key's tool set does", () => {
-  let dir: string;
   let booted: BootedPlugin<VaultMcpPlugin>;
+  let done: () => Promise<void>;
   const clients = new Map<string, Client>();
 
   beforeAll(async () => {
-    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-toolset-activity-'));
-    await writeVaultFiles(dir, Object.assign({}, ...Object.keys(KEYS).map(filesOf)));
-    const now = new Date().toISOString();
-    const keys: KeyRecord[] = Object.entries(KEYS).map(([label, key]) => ({
-      id: label.toLowerCase(),
-      label,
-      mode: key.mode,
-      scope: 'local',
-      roots: [],
-      tools: key.tools,
-      created_at: now,
-      last_used_at: null,
-    }));
-    booted = await bootPlugin(VaultMcpPlugin, {
-      vaultPath: dir,
-      label: 'Writer',
-      mode: 'force',
-      allowWrites: true,
-      configure: (settings) => settings.keys.push(...keys),
-      secrets: Object.fromEntries(keys.map((k) => [secretIdForKey(k.id), tokenOf(k.label)])),
-    });
-    for (const label of Object.keys(KEYS)) clients.set(label, await connectClient(booted.url, tokenOf(label)));
+    ({ booted, done } = await bootWithToolSetKeys(
+      'vault-mcp-toolset-activity-',
+      Object.assign({}, ...Object.keys(KEYS).map(filesOf)),
+      KEYS,
+    ));
+    for (const label of Object.keys(KEYS)) clients.set(label, await connectClient(booted.url, toolSetKeyToken(label)));
   });
   afterAll(async () => {
     for (const client of clients.values()) await client.close();
-    await booted.stop();
-    await fsp.rm(dir, { recursive: true, force: true });
+    await done();
   });
 
   /** Calls `tool` as `label`; for a propose key the user accepts what it staged. */

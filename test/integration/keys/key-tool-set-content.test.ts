@@ -1,14 +1,11 @@
-import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
-import * as nodePath from 'node:path';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
 import { noteUri, NOTE_URI_TEMPLATE } from '../../../src/server/content/note-resources';
-import { secretIdForKey, type KeyRecord, type KeyToolSet } from '../../../src/settings/key-record';
-import { bootPlugin, type BootedPlugin } from '../../harness/boot-plugin';
+import type { KeyToolSet } from '../../../src/settings/key-record';
+import type { BootedPlugin } from '../../harness/boot-plugin';
 import { eventually, modernListener, openSession, settle, SKILL, type Heard } from '../../harness/notification-env';
-import { writeVaultFiles } from '../../harness/write-helpers';
+import { bootWithToolSetKeys, toolSetKeyToken } from '../../harness/tool-set-keys';
 
 /** The keys beside the run's ("Writer": all tools), by label: their tool sets. */
 const KEYS: Record<string, KeyToolSet> = {
@@ -18,7 +15,6 @@ const KEYS: Record<string, KeyToolSet> = {
   Lookup: ['read_note'],
   Skills: ['skills_list', 'skill_read'],
 };
-const tokenOf = (label: string): string => `${label.toLowerCase()}-token-0123456789abcdef`;
 
 const HOME = noteUri('Home.md');
 const SERVED_ONLY_WITH_READ_NOTE = /Notes are resources only for a key whose tool set includes read_note, and key "\w+"'s does not/;
@@ -94,44 +90,21 @@ const NOTHING = (label: string): Surface => ({
  * note), completion listed the note paths, and its subscriptions heard every edit.
  */
 describe('a key tool set limits resources, prompts and completion too', () => {
-  let dir: string;
   let booted: BootedPlugin<VaultMcpPlugin>;
+  let done: () => Promise<void>;
   const clients: Array<{ close(): Promise<void> }> = [];
 
   beforeEach(async () => {
-    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-toolset-content-'));
-    await writeVaultFiles(dir, {
-      'Home.md': '# Home\nThe whole note.\n',
-      'Projects/Plan.md': '# Plan\n',
-      'Skills/good/SKILL.md': SKILL('Good'),
-    });
-    const now = new Date().toISOString();
-    const keys: KeyRecord[] = Object.entries(KEYS).map(([label, tools]) => ({
-      id: label.toLowerCase(),
-      label,
-      mode: 'force',
-      scope: 'local',
-      roots: [],
-      tools,
-      created_at: now,
-      last_used_at: null,
-    }));
-    booted = await bootPlugin(VaultMcpPlugin, {
-      vaultPath: dir,
-      label: 'Writer',
-      mode: 'force',
-      allowWrites: true,
-      configure: (settings) => settings.keys.push(...keys),
-      secrets: Object.fromEntries(keys.map((k) => [secretIdForKey(k.id), tokenOf(k.label)])),
-    });
+    const files = { 'Home.md': '# Home\nThe whole note.\n', 'Projects/Plan.md': '# Plan\n', 'Skills/good/SKILL.md': SKILL('Good') };
+    const keys = Object.fromEntries(Object.entries(KEYS).map(([label, tools]) => [label, { tools }]));
+    ({ booted, done } = await bootWithToolSetKeys('vault-mcp-toolset-content-', files, keys));
   });
   afterEach(async () => {
     for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-    await booted.stop();
-    await fsp.rm(dir, { recursive: true, force: true });
+    await done();
   });
 
-  const tokenFor = (label: string): string => (label === 'Writer' ? booted.token : tokenOf(label));
+  const tokenFor = (label: string): string => (label === 'Writer' ? booted.token : toolSetKeyToken(label));
 
   async function session(label: string, paths: string[] = []): Promise<Heard & { client: Client }> {
     const heard = await openSession(booted.url, tokenFor(label), paths);

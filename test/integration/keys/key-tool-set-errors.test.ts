@@ -1,12 +1,9 @@
-import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
-import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
-import { secretIdForKey, type KeyRecord, type KeyToolSet } from '../../../src/settings/key-record';
-import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
+import type { KeyToolSet } from '../../../src/settings/key-record';
+import { connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { SKILL } from '../../harness/notification-env';
-import { writeVaultFiles } from '../../harness/write-helpers';
+import { bootWithToolSetKeys, toolSetKeyToken } from '../../harness/tool-set-keys';
 
 const WRITE_TOOLS = ['create_note', 'write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note'];
 
@@ -24,7 +21,6 @@ const KEYS: Record<string, { mode: 'force' | 'propose'; tools: KeyToolSet; names
   Prompter: { mode: 'force', tools: ['skill_read', 'read_note'], names: false, text: true },
   Finder: { mode: 'force', tools: ['search', 'edit_note', 'set_properties', 'append_note'], names: true, text: false },
 };
-const tokenOf = (label: string): string => `${label.toLowerCase()}-token-0123456789abcdef`;
 
 const THERAPY = 'Journal/2026-12-01 Therapy session.md';
 const SALARY = 'Journal/2026-12-02 Salary negotiation.md';
@@ -183,44 +179,23 @@ const SECRETS = [
  * property spellings and frontmatter lines by edit_note and set_properties.
  */
 describe('what a refusal shows follows the key tool set', () => {
-  let dir: string;
   let booted: BootedPlugin<VaultMcpPlugin>;
+  let done: () => Promise<void>;
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-toolset-errors-'));
-    await writeVaultFiles(dir, FILES);
-    const now = new Date().toISOString();
-    const keys: KeyRecord[] = Object.entries(KEYS).map(([label, key]) => ({
-      id: label.toLowerCase(),
-      label,
-      mode: key.mode,
-      scope: 'local',
-      roots: [],
-      tools: key.tools,
-      created_at: now,
-      last_used_at: null,
-    }));
-    booted = await bootPlugin(VaultMcpPlugin, {
-      vaultPath: dir,
-      label: 'Writer',
-      mode: 'force',
-      allowWrites: true,
-      configure: (settings) => settings.keys.push(...keys),
-      secrets: Object.fromEntries(keys.map((k) => [secretIdForKey(k.id), tokenOf(k.label)])),
-    });
+    ({ booted, done } = await bootWithToolSetKeys('vault-mcp-toolset-errors-', FILES, KEYS));
   });
   afterAll(async () => {
     for (const client of clients.splice(0)) await client.close();
-    await booted.stop();
-    await fsp.rm(dir, { recursive: true, force: true });
+    await done();
   });
 
   const connected = new Map<string, Client>();
   async function client(label: string): Promise<Client> {
     let c = connected.get(label);
     if (!c) {
-      c = await connectClient(booted.url, label === 'Writer' ? booted.token : tokenOf(label));
+      c = await connectClient(booted.url, label === 'Writer' ? booted.token : toolSetKeyToken(label));
       clients.push(c);
       connected.set(label, c);
     }

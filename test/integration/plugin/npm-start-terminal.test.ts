@@ -14,7 +14,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectClient } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { buildMainJs, descendants, ROOT, runEndpoint, startNpm, startRunner, type StartedRun } from '../../harness/npm-start-run';
+import { buildRunner, descendants, ROOT, runEndpoint, startNpm, startRunner, type StartedRun } from '../../harness/npm-start-run';
 import { portTaken } from '../../../scripts/port-check';
 import { LARGE_VAULT_NOTES } from '../../../scripts/run-progress';
 import { FORCED_EXIT_CODE, STOPPING_LINE } from '../../../scripts/run-signals';
@@ -25,7 +25,7 @@ const runs: StartedRun[] = [];
 const clients: Client[] = [];
 const cleanups: Array<() => Promise<void>> = [];
 
-beforeAll(buildMainJs, 120_000);
+beforeAll(buildRunner, 120_000);
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => undefined);
   for (const run of runs.splice(0)) {

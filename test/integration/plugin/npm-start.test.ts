@@ -1,7 +1,8 @@
 /**
- * `npm start` as a newcomer runs it: the runner (scripts/start.mjs over the built main.js, as
- * `npm start` and the conformance run start it) in its own process, read through its printed
- * lines, with the official MCP SDK client over real HTTP. Semantic and hybrid search against
+ * `npm start` as a newcomer runs it: the runner (the bundle scripts/start.mjs runs over the
+ * built main.js, as `npm start` and the conformance run start it; bundled once for this file) in
+ * its own process, read through its printed lines, with the official MCP SDK client over real
+ * HTTP. Semantic and hybrid search against
  * the tests' fake embeddings server; a settings file (`--settings`, or the vault's own
  * data.json) that sets quarantine and several keys; a bad file that stops the run with exit 2.
  */
@@ -13,7 +14,7 @@ import { connectClient } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/fake-openai';
 import { startRecordingServer } from '../../fakes/recording-server';
-import { buildMainJs, runEndpoint as endpoint, startRunner, type StartedRun as Run } from '../../harness/npm-start-run';
+import { buildRunner, runEndpoint as endpoint, startRunner, type StartedRun as Run } from '../../harness/npm-start-run';
 
 type Json = Record<string, any>;
 
@@ -25,7 +26,7 @@ let vault: { dir: string; cleanup(): Promise<void> };
 let scratch: string;
 
 // `npm start` builds main.js first; the runner only bundles itself.
-beforeAll(buildMainJs, 120_000);
+beforeAll(buildRunner, 120_000);
 beforeEach(async () => {
   vault = await copyToTemp(DEMO_VAULT);
   scratch = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-start-'));
@@ -40,7 +41,7 @@ afterEach(async () => {
   await fsp.rm(scratch, { recursive: true, force: true });
 });
 
-/** Starts `node scripts/start.mjs ...args` over the test's vault copy on any free port. */
+/** Starts the runner with `...args` over the test's vault copy on any free port. */
 function start(args: string[], env: NodeJS.ProcessEnv = {}): Run {
   const run = startRunner(['--vault', vault.dir, '--port', '0', ...args], env);
   runs.push(run);

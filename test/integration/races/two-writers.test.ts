@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
 import { WRITER_LOCK_FILE } from '../../../src/vault/plugin-files/writer-lock';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
+import { withinMs } from '../../harness/wait-until';
 import { attempt } from '../../harness/write-helpers';
 import { runActivityCommand } from '../../../src/ui/activity/activity-commands';
 import { runReviewCommand } from '../../../src/ui/review/review-commands';
@@ -219,7 +220,7 @@ describe('two plugin instances on one vault', () => {
     await b.env.plugin.activity.whenSaved();
     const id = b.env.plugin.activity.all()[0].id;
     const loaded = new Promise<boolean>((resolve) => a.env.plugin.activity.onChange((e) => e.type === 'loaded' && resolve(true)));
-    expect(await Promise.race([loaded, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4000))])).toBe(true);
+    expect(await withinMs(loaded, 4000)).toBe(true);
     expect(a.env.plugin.activity.get(id)?.path).toBe('Inbox.md');
   });
   // Newcomer S26, same cause as the activity log: the second instance read proposals.json once at
@@ -241,7 +242,7 @@ describe('two plugin instances on one vault', () => {
     const next = await attempt(first.client, 'append_note', { path: 'Inbox', content: 'staged again' });
     if (!next.ok) throw new Error(next.message);
     await first.env.plugin.proposals.flush();
-    expect(await Promise.race([loaded, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4000))])).toBe(true);
+    expect(await withinMs(loaded, 4000)).toBe(true);
     expect(second.env.plugin.proposals.pending().map((p) => p.id)).toEqual([id, String(next.value.proposal_id)]);
   });
 

@@ -1,17 +1,15 @@
 import * as fs from 'node:fs/promises';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Notice, simulateExternalSettingsChange } from '../../host/index';
-import { AiError } from '../../../src/ai/ai-error';
+import { Notice, simulateExternalSettingsChange } from '../../host';
 import { AI_API_KEY_SECRET_ID } from '../../../src/ai/secret-id';
 import VaultMcpPlugin from '../../../src/main';
-import type { VaultMcpSettings } from '../../../src/settings/settings';
-import { DEFAULT_PORT } from '../../../src/settings/settings';
-import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { INITIALIZE, raw } from '../../harness/raw-http';
-import { installDom, settingRow, settle, typeInto, type InstalledDom } from '../../harness/settings-dom-env';
+import { DEFAULT_PORT, type VaultMcpSettings } from '../../../src/settings/settings';
+import { bootPlugin } from '../../harness/boot-plugin';
+import { freePort, INITIALIZE, raw } from '../../harness/raw-http';
+import { settingRow, settle, typeInto } from '../../harness/settings-dom-env';
+import { after, readNote, syncedSettingsPerTest } from '../../harness/settings-sync-env';
 
 /**
  * A synced data.json is merged field by field (docs/settings.md#synced-settings): a device that
@@ -22,23 +20,8 @@ import { installDom, settingRow, settle, typeInto, type InstalledDom } from '../
  * B's own later change stamped as B's settings tab stamps it; what agents get is read over HTTP.
  */
 
-let dom: InstalledDom;
-let vaultDir: string;
-let booted: BootedPlugin<VaultMcpPlugin>;
-const clients: Client[] = [];
-
-/** This device's settings as a synced copy would hold them now (the port as bound, so no sync moves the server). */
-function snapshot(): VaultMcpSettings {
-  booted.plugin.settings.server.port = booted.port;
-  return JSON.parse(JSON.stringify(booted.plugin.settings)) as VaultMcpSettings;
-}
-
-/** `file` as data.json, written by a sync while the plugin runs. */
-async function syncIn(file: unknown): Promise<void> {
-  await booted.plugin.saveData(file);
-  await simulateExternalSettingsChange(booted.plugin);
-  await settle();
-}
+const env = syncedSettingsPerTest('vault-mcp-sync-fields-');
+const { snapshot, syncIn, savedFile, client, el, toggle, chat } = env;
 
 /** Records in `record` (a block or key of device B's copy) that B's user changed `field` at `at`, as B's settings tab does. */
 function changedOnB(record: { changed_at?: string; fieldTimes?: Record<string, string> }, field: string, at: string): void {
@@ -46,38 +29,8 @@ function changedOnB(record: { changed_at?: string; fieldTimes?: Record<string, s
   record.changed_at = at;
 }
 
-/** A stamp `ms` after `stamp` (ISO 8601). */
-function after(stamp: string | undefined, ms: number): string {
-  return new Date(Date.parse(stamp!) + ms).toISOString();
-}
-
-async function savedFile(): Promise<VaultMcpSettings> {
-  return (await booted.plugin.loadData()) as VaultMcpSettings;
-}
-
-async function client(): Promise<Client> {
-  const c = await connectClient(booted.url, booted.token);
-  clients.push(c);
-  return c;
-}
-
 async function toolNames(c: Client): Promise<string[]> {
   return (await c.listTools()).tools.map((t) => t.name);
-}
-
-/** What read_note gives `c` for `notePath`: the note's text, or 'refused'. */
-async function readNote(c: Client, notePath: string): Promise<string> {
-  const result = await c.callTool({ name: 'read_note', arguments: { path: notePath } });
-  if (result.isError) return 'refused';
-  return (result.content as Array<{ text: string }>).map((part) => part.text).join('\n');
-}
-
-function el(): HTMLElement {
-  return booted.plugin.settingTab.containerEl;
-}
-
-function toggle(name: string): void {
-  settingRow(el(), name).querySelector<HTMLElement>('.checkbox-container')!.click();
 }
 
 /** Clicks the toggle of tool `name` under "Tools". */
@@ -85,42 +38,6 @@ function toggleTool(name: string): void {
   const row = Array.from(el().querySelectorAll<HTMLElement>('.vault-mcp-tool')).find((r) => r.querySelector('code')?.textContent === name)!;
   row.querySelector<HTMLElement>('.checkbox-container')!.click();
 }
-
-/** What an AI chat call through the plugin gives now: the reply, or the refusal's code. */
-async function chat(): Promise<string> {
-  try {
-    return (await booted.plugin.ai.chat([{ role: 'user', content: 'say OK' }])).text;
-  } catch (error) {
-    if (error instanceof AiError) return error.code;
-    throw error;
-  }
-}
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-beforeEach(async () => {
-  dom = installDom();
-  vaultDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-sync-fields-'));
-  await fs.mkdir(path.join(vaultDir, 'Journal'), { recursive: true });
-  await fs.writeFile(path.join(vaultDir, 'Journal/Today.md'), 'Dear diary\n');
-  await fs.writeFile(path.join(vaultDir, 'Plan.md'), '# Plan\n');
-  booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vaultDir, label: 'Claude Code', allowWrites: true });
-  booted.plugin.settingTab.display();
-});
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  await booted.stop();
-  await fs.rm(vaultDir, { recursive: true, force: true });
-  dom.uninstall();
-});
 
 describe('break-it B3: a later change of another field on device B does not bring back a field changed here', () => {
   it('"Allow writes" turned off here stays off when B, holding writes on, toggles one tool later; B\'s toggle arrives', async () => {
@@ -133,9 +50,9 @@ describe('break-it B3: a later change of another field on device B does not brin
 
     const fromB = JSON.parse(JSON.stringify(stale)) as VaultMcpSettings;
     fromB.tools.enabled.list_tags = false;
-    changedOnB(fromB.tools, 'enabled.list_tags', after(booted.plugin.settings.tools.changed_at, 1000));
+    changedOnB(fromB.tools, 'enabled.list_tags', after(env.booted.plugin.settings.tools.changed_at, 1000));
     await syncIn(fromB);
-    expect(booted.plugin.settings.tools).toMatchObject({ allowWrites: false, enabled: { list_tags: false } });
+    expect(env.booted.plugin.settings.tools).toMatchObject({ allowWrites: false, enabled: { list_tags: false } });
     const names = await toolNames(agent);
     expect(names).not.toContain('create_note');
     expect(names).not.toContain('list_tags');
@@ -145,36 +62,41 @@ describe('break-it B3: a later change of another field on device B does not brin
     // A device on the version before field stamps (its block carries only changed_at) still wins as a block, as before.
     const olderB = JSON.parse(JSON.stringify(stale)) as VaultMcpSettings;
     delete olderB.tools.fieldTimes;
-    olderB.tools.changed_at = after(booted.plugin.settings.tools.changed_at, 1000);
+    olderB.tools.changed_at = after(env.booted.plugin.settings.tools.changed_at, 1000);
     await syncIn(olderB);
-    expect(booted.plugin.settings.tools.allowWrites).toBe(true);
+    expect(env.booted.plugin.settings.tools.allowWrites).toBe(true);
   });
 
   it("the server switched off here stays off (403) when B, holding it on, moves the port later; the server moves to B's port", async () => {
-    const auth = { Authorization: `Bearer ${booted.token}` };
+    const auth = { Authorization: `Bearer ${env.booted.token}` };
     const stale = snapshot();
     toggle('Enable server');
     await settle();
-    expect((await raw(booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
+    expect((await raw(env.booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
 
     const port = await freePort();
     const fromB = JSON.parse(JSON.stringify(stale)) as VaultMcpSettings;
     fromB.server.port = port;
-    changedOnB(fromB.server, 'port', after(booted.plugin.settings.server.changed_at, 1000));
+    changedOnB(fromB.server, 'port', after(env.booted.plugin.settings.server.changed_at, 1000));
     await syncIn(fromB);
-    booted.port = port;
-    expect(booted.plugin.settings.server).toMatchObject({ enabled: false, port });
-    expect(booted.plugin.server.getStatus()).toMatchObject({ state: 'listening', port });
+    env.booted.port = port;
+    expect(env.booted.plugin.settings.server).toMatchObject({ enabled: false, port });
+    expect(env.booted.plugin.server.getStatus()).toMatchObject({ state: 'listening', port });
     expect((await raw(port, { body: INITIALIZE, headers: auth })).status).toBe(403);
     expect((await savedFile()).server.enabled).toBe(false);
   });
 
   it('"Allow remote providers" and "Enable AI" turned off here stay off when B changes the model or the embedding model later', async () => {
-    Object.assign(booted.plugin.settings.ai, { enabled: true, allowRemote: true, baseUrl: 'https://llm.example.com/v1', model: 'tiny' });
-    booted.app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, 'sk-test');
-    await booted.plugin.saveSettings();
-    booted.plugin.settingTab.display();
-    expect(booted.plugin.ai.chatAvailability()).toMatchObject({ ready: true, classification: 'remote' });
+    Object.assign(env.booted.plugin.settings.ai, {
+      enabled: true,
+      allowRemote: true,
+      baseUrl: 'https://llm.example.com/v1',
+      model: 'tiny',
+    });
+    env.booted.app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, 'sk-test');
+    await env.booted.plugin.saveSettings();
+    env.booted.plugin.settingTab.display();
+    expect(env.booted.plugin.ai.chatAvailability()).toMatchObject({ ready: true, classification: 'remote' });
     const stale = snapshot();
     toggle('Allow remote providers');
     await settle();
@@ -182,9 +104,9 @@ describe('break-it B3: a later change of another field on device B does not brin
 
     const fromB = JSON.parse(JSON.stringify(stale)) as VaultMcpSettings;
     fromB.ai.model = 'bigger';
-    changedOnB(fromB.ai, 'endpoint', after(booted.plugin.settings.ai.changed_at, 1000));
+    changedOnB(fromB.ai, 'endpoint', after(env.booted.plugin.settings.ai.changed_at, 1000));
     await syncIn(fromB);
-    expect(booted.plugin.settings.ai).toMatchObject({ enabled: true, allowRemote: false, model: 'bigger' });
+    expect(env.booted.plugin.settings.ai).toMatchObject({ enabled: true, allowRemote: false, model: 'bigger' });
     expect(await chat()).toBe('aiRemoteNotAllowed');
     expect((await savedFile()).ai.allowRemote).toBe(false);
 
@@ -193,9 +115,14 @@ describe('break-it B3: a later change of another field on device B does not brin
     expect(await chat()).toBe('aiDisabled');
     const fromB2 = JSON.parse(JSON.stringify(stale)) as VaultMcpSettings;
     fromB2.ai.embeddingModel = 'embedder';
-    changedOnB(fromB2.ai, 'embeddingModel', after(booted.plugin.settings.ai.changed_at, 1000));
+    changedOnB(fromB2.ai, 'embeddingModel', after(env.booted.plugin.settings.ai.changed_at, 1000));
     await syncIn(fromB2);
-    expect(booted.plugin.settings.ai).toMatchObject({ enabled: false, allowRemote: false, embeddingModel: 'embedder', model: 'bigger' });
+    expect(env.booted.plugin.settings.ai).toMatchObject({
+      enabled: false,
+      allowRemote: false,
+      embeddingModel: 'embedder',
+      model: 'bigger',
+    });
     expect(await chat()).toBe('aiDisabled');
   });
 
@@ -206,16 +133,16 @@ describe('break-it B3: a later change of another field on device B does not brin
     const row = el().querySelector<HTMLTableRowElement>('.vault-mcp-key-table tbody tr')!;
     typeInto(row.querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!, 'Journal', true);
     await settle();
-    expect(booted.plugin.keyRing.list()[0].roots).toEqual(['Journal']);
+    expect(env.booted.plugin.keyRing.list()[0].roots).toEqual(['Journal']);
     expect(await readNote(agent, 'Plan.md')).toBe('refused');
 
     const fromB = JSON.parse(JSON.stringify(stale)) as VaultMcpSettings;
-    const at = after(booted.plugin.settings.keys[0].changed_at, 1000);
+    const at = after(env.booted.plugin.settings.keys[0].changed_at, 1000);
     Object.assign(fromB.keys[0], { mode: 'force', label: 'Claude Desktop' });
     changedOnB(fromB.keys[0], 'mode', at);
     changedOnB(fromB.keys[0], 'label', at);
     await syncIn(fromB);
-    expect(booted.plugin.keyRing.list()[0]).toMatchObject({ roots: ['Journal'], mode: 'force', label: 'Claude Desktop' });
+    expect(env.booted.plugin.keyRing.list()[0]).toMatchObject({ roots: ['Journal'], mode: 'force', label: 'Claude Desktop' });
     expect(await readNote(await client(), 'Plan.md')).toBe('refused');
     expect(await readNote(await client(), 'Journal/Today.md')).toContain('Dear diary');
     expect((await savedFile()).keys[0].roots).toEqual(['Journal']);
@@ -233,23 +160,23 @@ describe('break-it B2: a device whose clock runs a day ahead', () => {
     fromB.tools.enabled.list_tags = false;
     changedOnB(fromB.tools, 'enabled.list_tags', dayAhead);
     await syncIn(fromB);
-    expect(booted.plugin.settings.tools).toMatchObject({ allowWrites: false, enabled: { list_tags: false } });
+    expect(env.booted.plugin.settings.tools).toMatchObject({ allowWrites: false, enabled: { list_tags: false } });
     expect(await toolNames(agent)).not.toContain('create_note');
 
     // The user turns list_tags back on here: stamped past B's stamp, so B's file synced in again does not undo it.
-    booted.plugin.settingTab.display();
+    env.booted.plugin.settingTab.display();
     toggleTool('list_tags');
     await settle();
-    expect(Date.parse(booted.plugin.settings.tools.fieldTimes!['enabled.list_tags'])).toBeGreaterThan(Date.parse(dayAhead));
+    expect(Date.parse(env.booted.plugin.settings.tools.fieldTimes!['enabled.list_tags'])).toBeGreaterThan(Date.parse(dayAhead));
     await syncIn(fromB);
-    expect(booted.plugin.settings.tools.enabled.list_tags).toBe(true);
+    expect(env.booted.plugin.settings.tools.enabled.list_tags).toBe(true);
     expect(await toolNames(agent)).toContain('list_tags');
   });
 });
 
 describe('break-it B5: stamps that are there but no time, and a data.json of {}', () => {
   it("a block or key stamped 0, {}, null, a list or true counts as changed at the epoch: this device's later change stays", async () => {
-    const auth = { Authorization: `Bearer ${booted.token}` };
+    const auth = { Authorization: `Bearer ${env.booted.token}` };
     toggle('Enable server');
     await settle();
     const row = el().querySelector<HTMLTableRowElement>('.vault-mcp-key-table tbody tr')!;
@@ -262,22 +189,22 @@ describe('break-it B5: stamps that are there but no time, and a data.json of {}'
       Object.assign(file.keys[0], { roots: [], changed_at: stamp });
       delete file.keys[0].fieldTimes;
       await expect(syncIn(file)).resolves.toBeUndefined();
-      expect(booted.plugin.settings.server.enabled).toBe(false);
-      expect((await raw(booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
-      expect(booted.plugin.keyRing.list()[0].roots).toEqual(['Journal']);
+      expect(env.booted.plugin.settings.server.enabled).toBe(false);
+      expect((await raw(env.booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
+      expect(env.booted.plugin.keyRing.list()[0].roots).toEqual(['Journal']);
     }
   });
 
   it('a data.json of {} changes nothing: keys (one minted here since) and settings are kept, with a Notice', async () => {
-    const minted = await booted.plugin.keyRing.mint({ label: 'Phone' });
+    const minted = await env.booted.plugin.keyRing.mint({ label: 'Phone' });
     toggle('Allow writes');
     await settle();
-    const before = JSON.stringify(booted.plugin.settings);
+    const before = JSON.stringify(env.booted.plugin.settings);
     Notice.clear();
     await syncIn({});
-    expect(JSON.stringify(booted.plugin.settings)).toBe(before);
-    expect(booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code', 'Phone']);
-    expect(booted.plugin.keyRing.authenticate(minted.token)?.id).toBe(minted.record.id);
+    expect(JSON.stringify(env.booted.plugin.settings)).toBe(before);
+    expect(env.booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code', 'Phone']);
+    expect(env.booted.plugin.keyRing.authenticate(minted.token)?.id).toBe(minted.record.id);
     expect(await readNote(await client(), 'Plan.md')).toContain('# Plan');
     expect(Notice.messages()).toContain(
       'Vault MCP: data.json changed outside Obsidian but holds no settings; the current settings are kept.',
@@ -317,11 +244,11 @@ describe('a data.json holding no settings met at load, not at a sync', () => {
       fromA.server.port = DEFAULT_PORT;
 
       await syncIn(fromA);
-      expect(booted.plugin.settings.proposals.notifyOnNew).toBe(false);
-      expect(booted.plugin.settings.activity.maxDays).toBe(90);
-      expect(booted.plugin.settings.tools.allowWrites).toBe(true);
-      expect(booted.plugin.settings.server.port).toBe(booted.port);
-      expect(booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
+      expect(env.booted.plugin.settings.proposals.notifyOnNew).toBe(false);
+      expect(env.booted.plugin.settings.activity.maxDays).toBe(90);
+      expect(env.booted.plugin.settings.tools.allowWrites).toBe(true);
+      expect(env.booted.plugin.settings.server.port).toBe(env.booted.port);
+      expect(env.booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
       expect(await toolNames(agent)).toContain('create_note');
       // Saved again with what B kept, so A gets it back.
       const fromB = await savedFile();

@@ -1,18 +1,15 @@
 import * as fs from 'node:fs/promises';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Notice, simulateExternalSettingsChange } from '../../host/index';
-import { AiError } from '../../../src/ai/ai-error';
+import { Notice } from '../../host';
 import { AI_API_KEY_SECRET_ID } from '../../../src/ai/secret-id';
-import VaultMcpPlugin from '../../../src/main';
 import { secretIdForKey } from '../../../src/settings/key-record';
 import { MAX_REVOKED_KEYS, NEVER_CHANGED, type VaultMcpSettings } from '../../../src/settings/settings';
-import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { INITIALIZE, raw } from '../../harness/raw-http';
+import { connectClient } from '../../harness/boot-plugin';
+import { freePort, INITIALIZE, raw } from '../../harness/raw-http';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/fake-openai';
-import { installDom, settingRow, settle, typeInto, until, type InstalledDom } from '../../harness/settings-dom-env';
+import { settingRow, settle, typeInto, until } from '../../harness/settings-dom-env';
+import { after, readNote, syncedSettingsPerTest } from '../../harness/settings-sync-env';
 
 /**
  * A stale data.json synced in (Obsidian Sync, iCloud, git: Plugin.onExternalSettingsChange) never
@@ -22,23 +19,8 @@ import { installDom, settingRow, settle, typeInto, until, type InstalledDom } fr
  * here go through the real settings tab, and what agents get through the real server over HTTP.
  */
 
-let dom: InstalledDom;
-let vaultDir: string;
-let booted: BootedPlugin<VaultMcpPlugin>;
-const clients: Client[] = [];
-
-/** This device's settings as a synced copy would hold them now (the port as bound, so no sync moves the server). */
-function snapshot(): VaultMcpSettings {
-  booted.plugin.settings.server.port = booted.port;
-  return JSON.parse(JSON.stringify(booted.plugin.settings)) as VaultMcpSettings;
-}
-
-/** `file` as data.json, written by a sync while the plugin runs. */
-async function syncIn(file: unknown): Promise<void> {
-  await booted.plugin.saveData(file);
-  await simulateExternalSettingsChange(booted.plugin);
-  await settle();
-}
+const env = syncedSettingsPerTest('vault-mcp-sync-');
+const { snapshot, syncIn, savedFile, client, el, toggle, chat } = env;
 
 /** `file` as a version from before revocation lists and block and field stamps wrote it. */
 function olderFormat(file: VaultMcpSettings): Record<string, unknown> {
@@ -52,52 +34,9 @@ function olderFormat(file: VaultMcpSettings): Record<string, unknown> {
   return rest;
 }
 
-/** data.json as the plugin last saved it. */
-async function savedFile(): Promise<VaultMcpSettings> {
-  return (await booted.plugin.loadData()) as VaultMcpSettings;
-}
-
-async function client(token = booted.token): Promise<Client> {
-  const c = await connectClient(booted.url, token);
-  clients.push(c);
-  return c;
-}
-
-/** What read_note gives `c` for `notePath`: the note's text, or 'refused'. */
-async function readNote(c: Client, notePath: string): Promise<string> {
-  const result = await c.callTool({ name: 'read_note', arguments: { path: notePath } });
-  if (result.isError) return 'refused';
-  return (result.content as Array<{ text: string }>).map((part) => part.text).join('\n');
-}
-
-function el(): HTMLElement {
-  return booted.plugin.settingTab.containerEl;
-}
-
-function toggle(name: string): void {
-  settingRow(el(), name).querySelector<HTMLElement>('.checkbox-container')!.click();
-}
-
-beforeEach(async () => {
-  dom = installDom();
-  vaultDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-sync-'));
-  await fs.mkdir(path.join(vaultDir, 'Journal'), { recursive: true });
-  await fs.writeFile(path.join(vaultDir, 'Journal/Today.md'), 'Dear diary\n');
-  await fs.writeFile(path.join(vaultDir, 'Plan.md'), '# Plan\n');
-  booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vaultDir, label: 'Claude Code', allowWrites: true });
-  booted.plugin.settingTab.display();
-});
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  await booted.stop();
-  await fs.rm(vaultDir, { recursive: true, force: true });
-  dom.uninstall();
-});
-
 describe('a stale synced data.json never brings a revoked key back', () => {
   it('revoked on device B: the record goes here and the token minted here is blanked; a stale file holding the key revives neither', async () => {
-    const { keyRing } = booted.plugin;
+    const { keyRing } = env.booted.plugin;
     await keyRing.mint({ label: 'Backup' });
     // A copy of data.json from before the revocation, still holding the key (a device offline since, a backup).
     const stale = snapshot();
@@ -106,28 +45,28 @@ describe('a stale synced data.json never brings a revoked key back', () => {
 
     // Device B revoked it: B's data.json lacks the record and lists the revocation.
     const fromB = snapshot();
-    fromB.keys = fromB.keys.filter((k) => k.id !== booted.key.id);
-    fromB.revokedKeys = [{ id: booted.key.id, revoked_at: new Date().toISOString() }];
+    fromB.keys = fromB.keys.filter((k) => k.id !== env.booted.key.id);
+    fromB.revokedKeys = [{ id: env.booted.key.id, revoked_at: new Date().toISOString() }];
     await syncIn(fromB);
     expect(keyRing.list().map((k) => k.label)).toEqual(['Backup']);
-    expect(booted.app.secretStorage.getSecret(secretIdForKey(booted.key.id))).toBe('');
-    expect(keyRing.authenticate(booted.token)).toBeNull();
+    expect(env.booted.app.secretStorage.getSecret(secretIdForKey(env.booted.key.id))).toBe('');
+    expect(keyRing.authenticate(env.booted.token)).toBeNull();
     await expect(session.listTools()).rejects.toThrow();
 
     // The stale copy synced in later, in this version's format and in an older one's: the key stays gone.
     for (const file of [stale, olderFormat(stale)]) {
       await syncIn(file);
       expect(keyRing.list().map((k) => k.label)).toEqual(['Backup']);
-      expect(keyRing.authenticate(booted.token)).toBeNull();
-      expect(booted.app.secretStorage.getSecret(secretIdForKey(booted.key.id))).toBe('');
-      await expect(connectClient(booted.url, booted.token)).rejects.toThrow();
+      expect(keyRing.authenticate(env.booted.token)).toBeNull();
+      expect(env.booted.app.secretStorage.getSecret(secretIdForKey(env.booted.key.id))).toBe('');
+      await expect(connectClient(env.booted.url, env.booted.token)).rejects.toThrow();
       // Written back with the revocation, so the stale copy does not spread without it.
-      expect((await savedFile()).revokedKeys.map((r) => r.id)).toEqual([booted.key.id]);
+      expect((await savedFile()).revokedKeys.map((r) => r.id)).toEqual([env.booted.key.id]);
     }
   });
 
   it('a revocation is applied whole: more than the stored bound of revocations, or dated from the future, never spares the key (break-it B1)', async () => {
-    const { keyRing } = booted.plugin;
+    const { keyRing } = env.booted.plugin;
     const backup = await keyRing.mint({ label: 'Backup' });
     // B's file revokes Backup among 200 more revocations dated ten years ahead (a clock far ahead, or a crafted file).
     const fromB = snapshot();
@@ -139,52 +78,47 @@ describe('a stale synced data.json never brings a revoked key back', () => {
     fromB.revokedKeys = [{ id: backup.record.id, revoked_at: new Date().toISOString() }, ...ahead];
     await syncIn(fromB);
     expect(keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
-    expect(booted.app.secretStorage.getSecret(secretIdForKey(backup.record.id))).toBe('');
+    expect(env.booted.app.secretStorage.getSecret(secretIdForKey(backup.record.id))).toBe('');
     expect(keyRing.authenticate(backup.token)).toBeNull();
-    await expect(connectClient(booted.url, backup.token)).rejects.toThrow();
+    await expect(connectClient(env.booted.url, backup.token)).rejects.toThrow();
     // A key revoked here afterwards is kept in the stored list, not dropped at once by those dated ahead.
     const another = await keyRing.mint({ label: 'Another' });
     await keyRing.revoke(another.record.id);
-    expect(booted.plugin.settings.revokedKeys.map((r) => r.id)).toContain(another.record.id);
-    expect(booted.plugin.settings.revokedKeys).toHaveLength(MAX_REVOKED_KEYS);
+    expect(env.booted.plugin.settings.revokedKeys.map((r) => r.id)).toContain(another.record.id);
+    expect(env.booted.plugin.settings.revokedKeys).toHaveLength(MAX_REVOKED_KEYS);
   });
 
   it('a revocation made here survives an older data.json synced over this one while Obsidian was closed (break-it B4)', async () => {
     // This device's localStorage and the token outlive a restart, as in Obsidian; data.json is what a sync replaced.
-    await booted.stop();
     const local = new Map<string, string>();
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vaultDir, label: 'Claude Code', localStorage: local });
-    const phone = await booted.plugin.keyRing.mint({ label: 'Phone' });
+    await env.reboot({ label: 'Claude Code', localStorage: local });
+    const phone = await env.booted.plugin.keyRing.mint({ label: 'Phone' });
     const older = snapshot();
-    await booted.plugin.keyRing.revoke(phone.record.id);
-    await booted.stop();
-    booted = await bootPlugin(VaultMcpPlugin, {
-      vaultPath: vaultDir,
+    await env.booted.plugin.keyRing.revoke(phone.record.id);
+    await env.reboot({
       label: 'Claude Code',
       localStorage: local,
       // The token as a device that still held it would (a revocation never reached it there).
       secrets: { [secretIdForKey(phone.record.id)]: phone.token },
       configure: (settings) => Object.assign(settings, JSON.parse(JSON.stringify(older)), { server: { ...settings.server, port: 0 } }),
     });
-    expect(booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
-    expect(booted.plugin.settings.revokedKeys.map((r) => r.id)).toEqual([phone.record.id]);
-    expect(booted.plugin.keyRing.authenticate(phone.token)).toBeNull();
-    await expect(connectClient(booted.url, phone.token)).rejects.toThrow();
+    expect(env.booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
+    expect(env.booted.plugin.settings.revokedKeys.map((r) => r.id)).toEqual([phone.record.id]);
+    expect(env.booted.plugin.keyRing.authenticate(phone.token)).toBeNull();
+    await expect(connectClient(env.booted.url, phone.token)).rejects.toThrow();
     // Saved back at load, so the revocation reaches the other devices again.
     expect((await savedFile()).revokedKeys.map((r) => r.id)).toEqual([phone.record.id]);
     expect((await savedFile()).keys.map((k) => k.label)).toEqual(['Claude Code']);
   });
 
   it('a key revoked here is listed in data.json; the device holding its token blanks it even when the file arrived while Obsidian was closed', async () => {
-    const { keyRing } = booted.plugin;
+    const { keyRing } = env.booted.plugin;
     const backup = await keyRing.mint({ label: 'Backup' });
     await keyRing.revoke(backup.record.id);
     const file = await savedFile();
     expect(file.revokedKeys).toEqual([{ id: backup.record.id, revoked_at: expect.any(String) }]);
     // The device that minted it, started on that file (with the record merged back in beside the revocation, as a sync tool might).
-    await booted.stop();
-    booted = await bootPlugin(VaultMcpPlugin, {
-      vaultPath: vaultDir,
+    await env.reboot({
       label: 'Claude Code',
       configure: (s) => {
         s.revokedKeys = file.revokedKeys;
@@ -192,15 +126,15 @@ describe('a stale synced data.json never brings a revoked key back', () => {
       },
       secrets: { [secretIdForKey(backup.record.id)]: backup.token },
     });
-    expect(booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
-    expect(booted.app.secretStorage.getSecret(secretIdForKey(backup.record.id))).toBe('');
-    expect(booted.plugin.keyRing.authenticate(backup.token)).toBeNull();
+    expect(env.booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
+    expect(env.booted.app.secretStorage.getSecret(secretIdForKey(backup.record.id))).toBe('');
+    expect(env.booted.plugin.keyRing.authenticate(backup.token)).toBeNull();
   });
 });
 
 describe('a key minted here after the synced file was written', () => {
   it('survives a sync of a file that lists revocations (saved back); a file of an older version, with no such list, still drops it', async () => {
-    const { keyRing } = booted.plugin;
+    const { keyRing } = env.booted.plugin;
     const synced = snapshot();
     const minted = await keyRing.mint({ label: 'New client' });
     await syncIn(synced);
@@ -225,32 +159,32 @@ describe('access and tool settings changed here later than the synced file are k
     typeInto(add.querySelector('input')!, 'Journal');
     (Array.from(add.querySelectorAll('button')).find((b) => b.textContent === 'Add') as HTMLButtonElement).click();
     await settle();
-    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(env.booted.plugin.settings.access.quarantine).toEqual(['Journal']);
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
 
     await syncIn(stale);
-    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(env.booted.plugin.settings.access.quarantine).toEqual(['Journal']);
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
     expect((await savedFile()).access.quarantine).toEqual(['Journal']);
     // The settings tab timed the add: that is what beat the stale list. The block itself carries no stamp (it would decide nothing).
-    expect(booted.plugin.settings.access.entryTimes!.quarantine.Journal.added).toBeDefined();
+    expect(env.booted.plugin.settings.access.entryTimes!.quarantine.Journal.added).toBeDefined();
     expect(Object.hasOwn((await savedFile()).access, 'changed_at')).toBe(false);
 
     // Released on another device after that: its removal (a tombstone later than the add here) arrives.
     const newer = snapshot();
     newer.access.quarantine = [];
-    const addedHere = booted.plugin.settings.access.entryTimes!.quarantine.Journal.added!;
+    const addedHere = env.booted.plugin.settings.access.entryTimes!.quarantine.Journal.added!;
     newer.access.entryTimes = { quarantine: { Journal: { added: addedHere, removed: after(addedHere, 1000) } }, trustedSymlinks: {} };
     // As a version that still stamped the block wrote it: the stamp is read past, the entry times decide.
     Object.assign(newer.access, { changed_at: after(addedHere, -60_000) });
     await syncIn(newer);
-    expect(booted.plugin.settings.access.quarantine).toEqual([]);
+    expect(env.booted.plugin.settings.access.quarantine).toEqual([]);
     expect(await readNote(agent, 'Journal/Today.md')).toContain('Dear diary');
 
     // A synced file of a version from before the entry times carries no removal: it cannot lift a quarantine (docs/settings.md#synced-settings).
-    booted.plugin.settings.access = { quarantine: ['Journal'], trustedSymlinks: [] };
+    env.booted.plugin.settings.access = { quarantine: ['Journal'], trustedSymlinks: [] };
     await syncIn(olderFormat(stale));
-    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(env.booted.plugin.settings.access.quarantine).toEqual(['Journal']);
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
   });
 
@@ -266,27 +200,27 @@ describe('access and tool settings changed here later than the synced file are k
     )!;
     tagsRow.querySelector<HTMLElement>('.checkbox-container')!.click();
     await settle();
-    expect(booted.plugin.settings.tools).toMatchObject({ allowWrites: false, enabled: { list_tags: false } });
+    expect(env.booted.plugin.settings.tools).toMatchObject({ allowWrites: false, enabled: { list_tags: false } });
 
     await syncIn(stale);
-    expect(booted.plugin.settings.tools).toMatchObject({ allowWrites: false, enabled: { list_tags: false } });
+    expect(env.booted.plugin.settings.tools).toMatchObject({ allowWrites: false, enabled: { list_tags: false } });
     expect(await names()).not.toContain('create_note');
     expect(await names()).not.toContain('list_tags');
     expect((await savedFile()).tools.allowWrites).toBe(false);
 
     const newer = snapshot();
     newer.tools.allowWrites = true;
-    newer.tools.changed_at = new Date(Date.parse(booted.plugin.settings.tools.changed_at!) + 1000).toISOString();
+    newer.tools.changed_at = new Date(Date.parse(env.booted.plugin.settings.tools.changed_at!) + 1000).toISOString();
     newer.tools.fieldTimes = { ...newer.tools.fieldTimes, allowWrites: newer.tools.changed_at };
     await syncIn(newer);
-    expect(booted.plugin.settings.tools.allowWrites).toBe(true);
+    expect(env.booted.plugin.settings.tools.allowWrites).toBe(true);
     expect(await names()).toContain('create_note');
   });
 });
 
 describe('a malformed revocation list in a synced file', () => {
   it('is read leniently: no throw, the rest of the file applies, this device keeps its own revocations', async () => {
-    const { keyRing } = booted.plugin;
+    const { keyRing } = env.booted.plugin;
     const gone = await keyRing.mint({ label: 'Gone' });
     await keyRing.revoke(gone.record.id);
     const victim = await keyRing.mint({ label: 'Victim' });
@@ -296,8 +230,8 @@ describe('a malformed revocation list in a synced file', () => {
       (file.access as VaultMcpSettings['access']).quarantine = ['Journal'];
       (file.access as Record<string, unknown>).changed_at = new Date(Date.now() + 60_000).toISOString();
       await syncIn(file);
-      expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
-      expect(booted.plugin.settings.revokedKeys.map((r) => r.id)).toEqual([gone.record.id]);
+      expect(env.booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+      expect(env.booted.plugin.settings.revokedKeys.map((r) => r.id)).toEqual([gone.record.id]);
       expect(keyRing.list().map((k) => k.label)).toEqual(['Claude Code', 'Victim']);
     }
     // Entries without an id, or not objects, are left out; one with an id but no readable date still revokes.
@@ -315,28 +249,13 @@ describe('a malformed revocation list in a synced file', () => {
     await syncIn(file);
     expect(keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
     expect(keyRing.authenticate(victim.token)).toBeNull();
-    expect(booted.plugin.settings.revokedKeys).toEqual([
+    expect(env.booted.plugin.settings.revokedKeys).toEqual([
       { id: 'Not a secret id!', revoked_at: NEVER_CHANGED },
       { id: victim.record.id, revoked_at: NEVER_CHANGED },
       { id: gone.record.id, revoked_at: expect.any(String) },
     ]);
   });
 });
-
-/** A stamp `ms` after `stamp` (ISO 8601). */
-function after(stamp: string | undefined, ms: number): string {
-  return new Date(Date.parse(stamp!) + ms).toISOString();
-}
-
-/** What an AI chat call through the plugin gives now: the reply, or the refusal's code. */
-async function chat(): Promise<string> {
-  try {
-    return (await booted.plugin.ai.chat([{ role: 'user', content: 'say OK' }])).text;
-  } catch (error) {
-    if (error instanceof AiError) return error.code;
-    throw error;
-  }
-}
 
 describe('AI and server settings changed here later than the synced file are kept', () => {
   let fake: FakeOpenAi;
@@ -349,26 +268,26 @@ describe('AI and server settings changed here later than the synced file are kep
 
   /** AI on, pointed at a remote provider (allowed) or at the fake on 127.0.0.1 (local). */
   async function aiOn(remote: boolean): Promise<void> {
-    Object.assign(booted.plugin.settings.ai, {
+    Object.assign(env.booted.plugin.settings.ai, {
       enabled: true,
       allowRemote: remote,
       baseUrl: remote ? 'https://llm.example.com/v1' : fake.baseUrl,
       model: 'tiny-model',
     });
     // A remote provider is used only with an API key (ai/gates.ts); the fake asks for none.
-    if (remote) booted.app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, 'sk-test');
-    await booted.plugin.saveSettings();
-    booted.plugin.settingTab.display();
+    if (remote) env.booted.app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, 'sk-test');
+    await env.booted.plugin.saveSettings();
+    env.booted.plugin.settingTab.display();
   }
 
   it('"Allow remote providers" turned off here stays off against a stale file: a call that would go remote is refused', async () => {
     await aiOn(true);
     // Remote and allowed: a call would go out (the provider is out of this sandbox's reach, so the gates' verdict is read).
-    expect(booted.plugin.ai.chatAvailability()).toMatchObject({ ready: true, classification: 'remote' });
+    expect(env.booted.plugin.ai.chatAvailability()).toMatchObject({ ready: true, classification: 'remote' });
     const stale = snapshot();
     toggle('Allow remote providers');
     await settle();
-    expect(booted.plugin.settings.ai.allowRemote).toBe(false);
+    expect(env.booted.plugin.settings.ai.allowRemote).toBe(false);
     expect(await chat()).toBe('aiRemoteNotAllowed');
 
     // The stale copy, in this version's format, and one that also points AI elsewhere and turns the semantic index on.
@@ -376,60 +295,60 @@ describe('AI and server settings changed here later than the synced file are kep
     elsewhere.ai = { ...stale.ai, baseUrl: 'https://api.example.com/v1', semanticIndex: true };
     for (const file of [stale, elsewhere]) {
       await syncIn(file);
-      expect(booted.plugin.settings.ai).toMatchObject({ enabled: true, allowRemote: false });
+      expect(env.booted.plugin.settings.ai).toMatchObject({ enabled: true, allowRemote: false });
       expect(await chat()).toBe('aiRemoteNotAllowed');
-      expect(booted.plugin.ai.embeddingAvailability()).toMatchObject({ ready: false });
+      expect(env.booted.plugin.ai.embeddingAvailability()).toMatchObject({ ready: false });
       expect((await savedFile()).ai.allowRemote).toBe(false);
     }
     // Fields never changed here (the base URL and semantic index were set outside the tab) take the file's values...
-    expect(booted.plugin.settings.ai).toMatchObject({ baseUrl: 'https://api.example.com/v1', semanticIndex: true });
+    expect(env.booted.plugin.settings.ai).toMatchObject({ baseUrl: 'https://api.example.com/v1', semanticIndex: true });
     // ...but a base URL set here in the tab stays against a file that did not change it since.
     typeInto(settingRow(el(), 'Base URL').querySelector('input')!, stale.ai.baseUrl);
     await settle();
     await syncIn(elsewhere);
-    expect(booted.plugin.settings.ai.baseUrl).toBe(stale.ai.baseUrl);
+    expect(env.booted.plugin.settings.ai.baseUrl).toBe(stale.ai.baseUrl);
     expect((await savedFile()).ai.baseUrl).toBe(stale.ai.baseUrl);
 
     // Allowed again on another device after that: the newer field wins.
     const newer = snapshot();
     newer.ai.allowRemote = true;
-    newer.ai.changed_at = after(booted.plugin.settings.ai.changed_at, 1000);
+    newer.ai.changed_at = after(env.booted.plugin.settings.ai.changed_at, 1000);
     newer.ai.fieldTimes = { ...newer.ai.fieldTimes, allowRemote: newer.ai.changed_at };
     await syncIn(newer);
-    expect(booted.plugin.settings.ai.allowRemote).toBe(true);
-    expect(booted.plugin.ai.chatAvailability()).toMatchObject({ ready: true, classification: 'remote' });
+    expect(env.booted.plugin.settings.ai.allowRemote).toBe(true);
+    expect(env.booted.plugin.ai.chatAvailability()).toMatchObject({ ready: true, classification: 'remote' });
 
     // A synced block with no stamp (a version from before it) still wins, as before (docs/settings.md#synced-settings).
-    booted.plugin.settings.ai.allowRemote = false;
-    booted.plugin.settings.ai.changed_at = after(new Date().toISOString(), 60_000);
+    env.booted.plugin.settings.ai.allowRemote = false;
+    env.booted.plugin.settings.ai.changed_at = after(new Date().toISOString(), 60_000);
     await syncIn(olderFormat(stale));
-    expect(booted.plugin.settings.ai.allowRemote).toBe(true);
+    expect(env.booted.plugin.settings.ai.allowRemote).toBe(true);
   });
 
   it('the server switched off here stays off against a stale file (403); a newer file that moves the port restarts it there', async () => {
-    const auth = { Authorization: `Bearer ${booted.token}` };
+    const auth = { Authorization: `Bearer ${env.booted.token}` };
     const stale = snapshot();
-    expect((await raw(booted.port, { body: INITIALIZE, headers: auth })).status).toBe(200);
+    expect((await raw(env.booted.port, { body: INITIALIZE, headers: auth })).status).toBe(200);
     toggle('Enable server');
     await settle();
-    expect(booted.plugin.settings.server.enabled).toBe(false);
-    expect((await raw(booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
+    expect(env.booted.plugin.settings.server.enabled).toBe(false);
+    expect((await raw(env.booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
 
     await syncIn(stale);
-    expect(booted.plugin.settings.server.enabled).toBe(false);
-    expect((await raw(booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
+    expect(env.booted.plugin.settings.server.enabled).toBe(false);
+    expect((await raw(env.booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
     expect((await savedFile()).server.enabled).toBe(false);
 
     // Switched on and moved on another device after that: that block wins, and the server moves to its port.
     const port = await freePort();
     const newer = snapshot();
-    const later = after(booted.plugin.settings.server.changed_at, 1000);
+    const later = after(env.booted.plugin.settings.server.changed_at, 1000);
     Object.assign(newer.server, { enabled: true, port, changed_at: later, fieldTimes: { enabled: later, port: later } });
     await syncIn(newer);
-    expect(booted.plugin.server.getStatus()).toMatchObject({ state: 'listening', port });
-    expect(booted.plugin.settings.server).toMatchObject({ enabled: true, port });
+    expect(env.booted.plugin.server.getStatus()).toMatchObject({ state: 'listening', port });
+    expect(env.booted.plugin.settings.server).toMatchObject({ enabled: true, port });
     expect((await raw(port, { body: INITIALIZE, headers: auth })).status).toBe(200);
-    booted.port = port;
+    env.booted.port = port;
 
     // An unstamped synced block (an older version's file) wins too.
     toggle('Enable server');
@@ -437,7 +356,7 @@ describe('AI and server settings changed here later than the synced file are kep
     const old = olderFormat(snapshot()) as { server: { enabled: boolean } };
     old.server.enabled = true;
     await syncIn(old);
-    expect(booted.plugin.settings.server.enabled).toBe(true);
+    expect(env.booted.plugin.settings.server.enabled).toBe(true);
     expect((await raw(port, { body: INITIALIZE, headers: auth })).status).toBe(200);
   });
 
@@ -446,20 +365,20 @@ describe('AI and server settings changed here later than the synced file are kep
     const model = settingRow(el(), 'Model').querySelector('input')!;
     typeInto(model, 'tiny-model ');
     await settle();
-    const userChange = booted.plugin.settings.ai.changed_at;
+    const userChange = env.booted.plugin.settings.ai.changed_at;
     expect(typeof userChange).toBe('string');
     await new Promise((resolve) => setTimeout(resolve, 20));
     // Tokens counted after the user's change: the usage is saved (data.json rewritten), the stamp stays.
     expect(await chat()).toBe('OK');
-    const counted = booted.plugin.ai.getUsage();
+    const counted = env.booted.plugin.ai.getUsage();
     expect(counted.inputTokens).toBeGreaterThan(0);
-    expect(booted.plugin.settings.ai.changed_at).toBe(userChange);
+    expect(env.booted.plugin.settings.ai.changed_at).toBe(userChange);
     expect((await savedFile()).ai).toMatchObject({ changed_at: userChange, usage: { inputTokens: counted.inputTokens } });
     // Reset is the user's, but of counters: no stamp either.
-    await booted.plugin.ai.resetUsage();
-    expect(booted.plugin.settings.ai.changed_at).toBe(userChange);
+    await env.booted.plugin.ai.resetUsage();
+    expect(env.booted.plugin.settings.ai.changed_at).toBe(userChange);
     expect(await chat()).toBe('OK');
-    const mine = { ...booted.plugin.settings.ai.usage };
+    const mine = { ...env.booted.plugin.settings.ai.usage };
 
     // AI switched off on device B after the user's change here but before these counts: B's change wins.
     const fromB = snapshot();
@@ -470,11 +389,11 @@ describe('AI and server settings changed here later than the synced file are kep
       usage: { inputTokens: 999, outputTokens: 999, embeddingTokens: 9 },
     });
     await syncIn(fromB);
-    expect(booted.plugin.settings.ai.enabled).toBe(false);
+    expect(env.booted.plugin.settings.ai.enabled).toBe(false);
     expect(await chat()).toBe('aiDisabled');
     // The counters are this device's figures: B's never replace them.
-    expect(booted.plugin.settings.ai.usage).toEqual(mine);
-    expect(booted.plugin.ai.getUsage().inputTokens).toBe(mine.inputTokens);
+    expect(env.booted.plugin.settings.ai.usage).toEqual(mine);
+    expect(env.booted.plugin.ai.getUsage().inputTokens).toBe(mine.inputTokens);
   });
 
   it('stamps of the wrong type on the server and ai blocks of a synced file: no throw, the block counts as changed at the epoch (B5)', async () => {
@@ -487,16 +406,16 @@ describe('AI and server settings changed here later than the synced file are kep
       Object.assign(file.ai, { enabled: true, changed_at: stamp });
       await syncIn(file);
       // A stamp, if no readable one: the oldest, so the server switched off here stays off...
-      expect(booted.plugin.settings.server.enabled).toBe(false);
+      expect(env.booted.plugin.settings.server.enabled).toBe(false);
       // ...and AI, never changed here, takes the file's value (a field neither side changed goes to the file).
-      expect(booted.plugin.settings.ai.enabled).toBe(true);
-      booted.plugin.settings.ai.enabled = false;
+      expect(env.booted.plugin.settings.ai.enabled).toBe(true);
+      env.booted.plugin.settings.ai.enabled = false;
     }
     // Not objects at all: the defaults, no throw; no stamp of the defaults undoes the switch made here.
     await syncIn({ ...snapshot(), server: 'on', ai: 7 });
-    expect(booted.plugin.settings.ai.enabled).toBe(false);
-    expect(booted.plugin.settings.server.enabled).toBe(false);
-    expect(booted.plugin.settings.server.port).toBeGreaterThan(0);
+    expect(env.booted.plugin.settings.ai.enabled).toBe(false);
+    expect(env.booted.plugin.settings.server.enabled).toBe(false);
+    expect(env.booted.plugin.settings.server.port).toBeGreaterThan(0);
   });
 });
 
@@ -506,11 +425,11 @@ describe('skills and widgets folders changed here later than the synced file are
     typeInto(settingRow(el(), 'Skills folder').querySelector('input')!, 'Team/Skills');
     typeInto(settingRow(el(), 'Widgets folder').querySelector('input')!, 'Team/Widgets');
     await settle();
-    expect(booted.plugin.settings.skills.folder).toBe('Team/Skills');
-    expect(booted.plugin.settings.widgets.folder).toBe('Team/Widgets');
+    expect(env.booted.plugin.settings.skills.folder).toBe('Team/Skills');
+    expect(env.booted.plugin.settings.widgets.folder).toBe('Team/Widgets');
     await syncIn(stale);
-    expect(booted.plugin.settings.skills.folder).toBe('Team/Skills');
-    expect(booted.plugin.settings.widgets.folder).toBe('Team/Widgets');
+    expect(env.booted.plugin.settings.skills.folder).toBe('Team/Skills');
+    expect(env.booted.plugin.settings.widgets.folder).toBe('Team/Widgets');
     expect((await savedFile()).widgets.folder).toBe('Team/Widgets');
   });
 });
@@ -531,8 +450,8 @@ async function quarantineInTab(folder: string): Promise<void> {
 async function linkOutside(): Promise<string> {
   const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-sync-outside-'));
   await fs.writeFile(path.join(outside, 'Shared.md'), 'outside words\n');
-  await fs.symlink(outside, path.join(vaultDir, 'LinkedDir'), 'dir');
-  await until(() => booted.app.vault.getAbstractFileByPath('LinkedDir/Shared.md'), 'the vault never listed LinkedDir/Shared.md');
+  await fs.symlink(outside, path.join(env.vaultDir, 'LinkedDir'), 'dir');
+  await until(() => env.booted.app.vault.getAbstractFileByPath('LinkedDir/Shared.md'), 'the vault never listed LinkedDir/Shared.md');
   return outside;
 }
 
@@ -552,8 +471,8 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
       stale.access.entryTimes = { quarantine: {}, trustedSymlinks: { LinkedDir: { added: trustedAt } } };
       Object.assign(stale.access, { changed_at: trustedAt });
       await syncIn(stale);
-      expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
-      expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
+      expect(env.booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+      expect(env.booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
       expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
       expect(await readNote(agent, 'LinkedDir/Shared.md')).toContain('outside words');
       // Saved again, with both sides' times, so the quarantine reaches device B.
@@ -572,7 +491,7 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
     await quarantineInTab('Journal');
     Object.assign(stale.access, { changed_at: after(new Date().toISOString(), 86_400_000) });
     await syncIn(stale);
-    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(env.booted.plugin.settings.access.quarantine).toEqual(['Journal']);
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
     expect((await savedFile()).access.quarantine).toEqual(['Journal']);
   });
@@ -582,7 +501,7 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
     try {
       const agent = await client();
       await quarantineInTab('Journal');
-      const addedHere = booted.plugin.settings.access.entryTimes!.quarantine.Journal.added!;
+      const addedHere = env.booted.plugin.settings.access.entryTimes!.quarantine.Journal.added!;
       const theirs = snapshot();
       // Device B removed Journal 5 ms after the add here; this device trusted a link later still (its block is the later one).
       const removedThere = after(addedHere, 5);
@@ -594,16 +513,16 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
       typeInto(trust.querySelector('input')!, 'LinkedDir');
       (Array.from(trust.querySelectorAll('button')).find((b) => b.textContent === 'Trust') as HTMLButtonElement).click();
       await settle();
-      expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
-      expect(Date.parse(booted.plugin.settings.access.entryTimes!.trustedSymlinks.LinkedDir.added!)).toBeGreaterThan(
+      expect(env.booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
+      expect(Date.parse(env.booted.plugin.settings.access.entryTimes!.trustedSymlinks.LinkedDir.added!)).toBeGreaterThan(
         Date.parse(removedThere),
       );
       await syncIn(theirs);
-      expect(booted.plugin.settings.access.quarantine).toEqual([]);
-      expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
+      expect(env.booted.plugin.settings.access.quarantine).toEqual([]);
+      expect(env.booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
       expect(await readNote(agent, 'Journal/Today.md')).toContain('Dear diary');
       expect(await readNote(agent, 'LinkedDir/Shared.md')).toContain('outside words');
-      expect(booted.plugin.settings.access.entryTimes!.quarantine.Journal).toEqual({ added: addedHere, removed: removedThere });
+      expect(env.booted.plugin.settings.access.entryTimes!.quarantine.Journal).toEqual({ added: addedHere, removed: removedThere });
     } finally {
       await fs.rm(outside, { recursive: true, force: true });
     }
@@ -624,15 +543,15 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
     await quarantineInTab('Journal');
     settingRow(el(), 'Journal/').querySelector<HTMLElement>('.clickable-icon')!.click();
     await settle();
-    expect(booted.plugin.settings.access.quarantine).toEqual([]);
+    expect(env.booted.plugin.settings.access.quarantine).toEqual([]);
     // A later millisecond than the removal, so the add is the later of the two here.
     await new Promise((resolve) => setTimeout(resolve, 5));
     await quarantineInTab('Journal');
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
     await syncIn(theirs);
-    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(env.booted.plugin.settings.access.quarantine).toEqual(['Journal']);
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
-    const times = booted.plugin.settings.access.entryTimes!.quarantine.Journal;
+    const times = env.booted.plugin.settings.access.entryTimes!.quarantine.Journal;
     expect(Date.parse(times.added!)).toBeGreaterThan(Date.parse(times.removed!));
   });
 
@@ -654,12 +573,12 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
       // The file lacks Journal, lists Plan.md's folder-to-be, and is stamped a day ahead.
       Object.assign(file.access, { quarantine: ['Later'], entryTimes, changed_at: ahead });
       await expect(syncIn(file)).resolves.toBeUndefined();
-      expect(booted.plugin.settings.access.quarantine).toEqual(['Journal', 'Later']);
+      expect(env.booted.plugin.settings.access.quarantine).toEqual(['Journal', 'Later']);
       expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
-      booted.plugin.settings.access.quarantine = ['Journal'];
+      env.booted.plugin.settings.access.quarantine = ['Journal'];
     }
     // Bad times are dropped, the good one kept.
-    expect(booted.plugin.settings.access.entryTimes!.quarantine.Journal.removed).toBeUndefined();
+    expect(env.booted.plugin.settings.access.entryTimes!.quarantine.Journal.removed).toBeUndefined();
   });
 });
 
@@ -670,12 +589,10 @@ describe('access lists written in the wrong shape', () => {
     const file = snapshot() as unknown as { access: Record<string, unknown> };
     Object.assign(file.access, { quarantine: 'Journal', changed_at: after(new Date().toISOString(), 1000) });
     await syncIn(file);
-    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(env.booted.plugin.settings.access.quarantine).toEqual(['Journal']);
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
 
-    await booted.stop();
-    booted = await bootPlugin(VaultMcpPlugin, {
-      vaultPath: vaultDir,
+    await env.reboot({
       label: 'Claude Code',
       configure: (s) => void ((s.access as { quarantine: unknown }).quarantine = 'Journal'),
     });
@@ -687,12 +604,10 @@ describe('access lists written in the wrong shape', () => {
     const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-sync-outside-'));
     try {
       await fs.writeFile(path.join(outside, 'Shared.md'), 'outside words\n');
-      await fs.symlink(outside, path.join(vaultDir, 'LinkedDir'), 'dir');
+      await fs.symlink(outside, path.join(env.vaultDir, 'LinkedDir'), 'dir');
       const boot = async (trusted: unknown): Promise<void> => {
-        await booted.stop();
         Notice.clear();
-        booted = await bootPlugin(VaultMcpPlugin, {
-          vaultPath: vaultDir,
+        await env.reboot({
           label: 'Claude Code',
           configure: (s) => void ((s.access as { trustedSymlinks: unknown }).trustedSymlinks = trusted),
         });
@@ -703,7 +618,7 @@ describe('access lists written in the wrong shape', () => {
       expect(Notice.messages().filter((m) => m.includes('trustedSymlinks'))).toEqual([]);
 
       await boot('LinkedDir');
-      expect(booted.plugin.settings.access.trustedSymlinks).toEqual([]);
+      expect(env.booted.plugin.settings.access.trustedSymlinks).toEqual([]);
       expect(await readNote(await client(), 'LinkedDir/Shared.md')).toBe('refused');
       expect(Notice.messages()).toContain(
         'Vault MCP: access.trustedSymlinks is "LinkedDir", not a list, so no symbolic link is trusted; write it as ["LinkedDir"] or trust the link again in Vault MCP settings → Access.',
@@ -720,12 +635,3 @@ describe('access lists written in the wrong shape', () => {
     }
   });
 });
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Notice, simulateExternalSettingsChange } from '../../host/index';
+import { Notice, simulateExternalSettingsChange } from '../../host';
 import VaultMcpPlugin from '../../../src/main';
 import { VaultMcpSettingTab } from '../../../src/ui/settings/settings-tab';
 import { secretIdForKey } from '../../../src/settings/key-record';
@@ -13,20 +13,13 @@ import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot
 import { startFakeOpenAi } from '../../fakes/fake-openai';
 import { startRecordingServer } from '../../fakes/recording-server';
 import { choose, installDom, settingRow, settle, typeInto, until, type InstalledDom } from '../../harness/settings-dom-env';
+import { freePort } from '../../harness/raw-http';
 
 let dom: InstalledDom;
 let vaultDir: string;
 let booted: BootedPlugin<VaultMcpPlugin>;
 let tab: VaultMcpSettingTab;
 const clients: Client[] = [];
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function el(): HTMLElement {
   return tab.containerEl;
