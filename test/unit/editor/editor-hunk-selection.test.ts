@@ -1,6 +1,13 @@
 import { Text } from '@codemirror/state';
 import type { ReviewHunk } from '../../../src/proposals/types';
-import { canApply, hunkAtPosition, hunkInDirection, hunksConflict, hunksToAcceptTogether, sameHunk } from '../../../src/editor/hunk-selection';
+import {
+  canApply,
+  hunkAtPosition,
+  hunkInDirection,
+  hunksConflict,
+  hunksToAcceptTogether,
+  sameHunk,
+} from '../../../src/editor/hunk-selection';
 
 const DOC = Text.of(['# Plan', 'alpha', 'beta', 'gamma', '']);
 

@@ -9,7 +9,15 @@ import { FakeReviewController as FakeController, type FakeHunk } from '../../fak
 import { reviewHunksField, setReviewHunks } from '../../../src/editor/review-state';
 import { reviewDecorationsField } from '../../../src/editor/review-decorations';
 import * as wordDiffModule from '../../../src/diff/word-diff';
-import { acceptAll, acceptHunk, hunkAtCursor, moveByHunk, rejectAll, rejectHunk, ACCEPT_USER_EVENT } from '../../../src/editor/review-actions';
+import {
+  acceptAll,
+  acceptHunk,
+  hunkAtCursor,
+  moveByHunk,
+  rejectAll,
+  rejectHunk,
+  ACCEPT_USER_EVENT,
+} from '../../../src/editor/review-actions';
 
 const NOTE = 'Projects/Plan.md';
 const DOC = ['# Plan', 'alpha line one', 'beta line two', 'gamma line three', 'delta line four', 'epsilon line five', ''].join('\n');

@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { isSpace, joinWords, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters } from '../../../../src/search/engine/filters/phrase-filter';
+import {
+  isSpace,
+  joinWords,
+  mayHoldAll,
+  phraseFilterOf,
+  phraseKeys,
+  PhraseFilters,
+} from '../../../../src/search/engine/filters/phrase-filter';
 import { literalPattern } from '../../../../src/search/query/text-match';
 
 describe('phrase filter', () => {

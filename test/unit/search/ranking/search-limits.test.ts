@@ -1,6 +1,12 @@
 import { ToolError } from '../../../../src/errors';
 import { LexicalEngine } from '../../../../src/search/engine/lexical-engine';
-import { MAX_QUERY_CHARS, MAX_QUERY_DEPTH, MAX_QUERY_TERMS, parseQuery, regexQuery } from '../../../../src/search/query/parser/query-parser';
+import {
+  MAX_QUERY_CHARS,
+  MAX_QUERY_DEPTH,
+  MAX_QUERY_TERMS,
+  parseQuery,
+  regexQuery,
+} from '../../../../src/search/query/parser/query-parser';
 import { RegexGuard } from '../../../../src/search/query/regex-guard';
 
 /** The ToolError thrown by `fn`, or a test failure when it returns or throws something else. */
