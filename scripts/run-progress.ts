@@ -14,7 +14,7 @@ export const PROGRESS_INTERVAL_MS = 5000;
 
 /**
  * Counts the notes (`.md` files) Obsidian would load from `dir`, skipping what the host skips
- * (dot-files and dot-folders, `node_modules`, the config folder; test/host/watcher.ts) and
+ * (dot-files and dot-folders, `node_modules`, the config folder; test/host/vault/watcher.ts) and
  * symbolic links; unreadable folders count as empty.
  * @param dir the absolute vault folder. @param configDir its config folder name.
  * @param onProgress called with the running count every {@link PROGRESS_INTERVAL_MS} while counting.

@@ -5,7 +5,7 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { isIgnoredLink } from '../test/host/watcher';
+import { isIgnoredLink } from '../test/host/vault/watcher';
 import { Quarantine, QUARANTINE_ADVICE, quarantineFileReason, readQuarantineEntry } from '../src/vault/access/quarantine';
 import { matchName } from '../src/vault/paths/lookup';
 import { pickListedRoot } from '../src/settings/key-roots';

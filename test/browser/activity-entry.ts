@@ -7,9 +7,9 @@
  */
 import type { App, WorkspaceLeaf as ObsidianLeaf } from 'obsidian';
 import { MemoryActivityFile } from '../fakes/memory-activity-file';
-import { Notice } from '../host/notice';
-import { Workspace } from '../host/workspace';
-import { WorkspaceLeaf } from '../host/workspace-leaf';
+import { Notice } from '../host/ui/notice';
+import { Workspace } from '../host/workspace/workspace';
+import { WorkspaceLeaf } from '../host/workspace/workspace-leaf';
 import { ActivityLog } from '../../src/activity/activity-log';
 import type { ActivityRevert, RevertOutcome } from '../../src/activity/activity-revert';
 import type { ActivityEntry } from '../../src/activity/types';

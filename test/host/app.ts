@@ -1,10 +1,10 @@
 import type * as O from 'obsidian';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { Vault } from './vault';
-import { MetadataCache, type SavedMetadata } from './metadata-cache';
-import { FileManager } from './file-manager';
-import { Workspace } from './workspace';
+import { Vault } from './vault/vault';
+import { MetadataCache, type SavedMetadata } from './markdown/metadata-cache';
+import { FileManager } from './vault/file-manager';
+import { Workspace } from './workspace/workspace';
 import { SecretStorage } from './secret-storage';
 import { HostCommands } from './commands';
 import type { Plugin } from './plugin';

@@ -1,5 +1,5 @@
 import type * as O from 'obsidian';
-import type { Workspace } from './workspace';
+import type { Workspace } from './workspace/workspace';
 
 /**
  * The host's command registry (Obsidian's internal `app.commands`): what plugins add with

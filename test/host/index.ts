@@ -5,26 +5,26 @@
  */
 export { Events } from './events';
 export type { HostEventRef } from './events';
-export { TAbstractFile, TFile, TFolder } from './abstract-file';
-export { Vault } from './vault';
-export { FileSystemAdapter } from './vault-adapter';
-export { MetadataCache } from './metadata-cache';
-export type { SavedMetadata, SavedMetadataEntry } from './metadata-cache';
-export { FileManager } from './file-manager';
-export { Workspace } from './workspace';
-export type { NoteSelection, HostLeaf, OpenNoteOptions } from './workspace';
-export { WorkspaceLeaf } from './workspace-leaf';
-export type { LeafSide } from './workspace-leaf';
-export { View, ItemView } from './view';
-export { MarkdownView } from './markdown-view';
-export { HostEditor, HostEditor as Editor } from './editor';
-export { CodeMirrorEditor } from './cm-editor';
-export { editorInfoField, editorEditorField, editorLivePreviewField, editorInfoField as editorViewField } from './editor-fields';
-export { drawIcon as setIcon } from './icons';
+export { TAbstractFile, TFile, TFolder } from './vault/abstract-file';
+export { Vault } from './vault/vault';
+export { FileSystemAdapter } from './vault/vault-adapter';
+export { MetadataCache } from './markdown/metadata-cache';
+export type { SavedMetadata, SavedMetadataEntry } from './markdown/metadata-cache';
+export { FileManager } from './vault/file-manager';
+export { Workspace } from './workspace/workspace';
+export type { NoteSelection, HostLeaf, OpenNoteOptions } from './workspace/workspace';
+export { WorkspaceLeaf } from './workspace/workspace-leaf';
+export type { LeafSide } from './workspace/workspace-leaf';
+export { View, ItemView } from './workspace/view';
+export { MarkdownView } from './workspace/markdown-view';
+export { HostEditor, HostEditor as Editor } from './workspace/editor';
+export { CodeMirrorEditor } from './workspace/cm-editor';
+export { editorInfoField, editorEditorField, editorLivePreviewField, editorInfoField as editorViewField } from './workspace/editor-fields';
+export { drawIcon as setIcon } from './ui/icons';
 export { Component } from './component';
 export { Plugin } from './plugin';
-export { MarkdownRenderChild, HostPostProcessorContext } from './markdown-render-child';
-export { PluginSettingTab } from './setting-tab';
+export { MarkdownRenderChild, HostPostProcessorContext } from './workspace/markdown-render-child';
+export { PluginSettingTab } from './ui/setting-tab';
 export {
   Setting,
   BaseComponent,
@@ -37,15 +37,15 @@ export {
   ButtonComponent,
   ExtraButtonComponent,
   SecretComponent,
-} from './setting';
-export { Notice } from './notice';
+} from './ui/setting';
+export { Notice } from './ui/notice';
 export { SecretStorage } from './secret-storage';
-export { Platform } from './platform';
-export { normalizePath } from './path';
-export { parseYaml, stringifyYaml } from './yaml';
-export { requestUrl, request } from './request-url';
-export { debounce } from './debounce';
-export { apiVersion, requireApiVersion, iterateRefs, iterateCacheRefs, setHostApiVersion } from './refs';
+export { Platform } from './functions/platform';
+export { normalizePath } from './vault/path';
+export { parseYaml, stringifyYaml } from './markdown/yaml';
+export { requestUrl, request } from './functions/request-url';
+export { debounce } from './functions/debounce';
+export { apiVersion, requireApiVersion, iterateRefs, iterateCacheRefs, setHostApiVersion } from './functions/refs';
 export {
   getAllTags,
   getFrontMatterInfo,
@@ -53,10 +53,10 @@ export {
   parseFrontMatterEntry,
   parseFrontMatterStringArray,
   parseFrontMatterTags,
-} from './frontmatter';
-export { getLinkpath, parseLinktext } from './link-text';
-export { parseNoteMetadata } from './markdown-metadata';
-export { createHostElement, HostElement } from './dom';
+} from './markdown/frontmatter';
+export { getLinkpath, parseLinktext } from './markdown/link-text';
+export { parseNoteMetadata } from './markdown/markdown-metadata';
+export { createHostElement, HostElement } from './ui/dom';
 export { HostCommands } from './commands';
 export { App, HostPlugins, createHostApp, loadPluginInHost, unloadPluginInHost, simulateExternalSettingsChange } from './app';
 export type { HostAppOptions } from './app';

@@ -1,10 +1,10 @@
 import type * as O from 'obsidian';
 import type { Extension } from '@codemirror/state';
 import { Component } from './component';
-import { createHostElement } from './dom';
-import { drawIcon } from './icons';
+import { createHostElement } from './ui/dom';
+import { drawIcon } from './ui/icons';
 import type { App } from './app';
-import type { HostViewCreator } from './view';
+import type { HostViewCreator } from './workspace/view';
 
 type PluginMembers =
   | 'app'

@@ -4,8 +4,8 @@ import type VaultMcpPlugin from '../../../src/main';
 import { USER_WRITER_ID } from '../../../src/keys/widget-writers';
 import { vaultWidgetSource, WIDGET_BLOCK_LANGUAGE } from '../../../src/ui/widgets/widget-block';
 import { WidgetStopped } from '../../../src/ui/widgets/widget-frame';
-import { createHostElement, type HostElement } from '../../host/dom';
-import { HostPostProcessorContext } from '../../host/markdown-render-child';
+import { createHostElement, type HostElement } from '../../host/ui/dom';
+import { HostPostProcessorContext } from '../../host/workspace/markdown-render-child';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 import { bootWriteEnvIn, call, writeVaultFiles, type WriteEnv } from '../../harness/write-helpers';
 

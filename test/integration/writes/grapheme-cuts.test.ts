@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { TFile } from '../../host/abstract-file';
+import type { TFile } from '../../host/vault/abstract-file';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 

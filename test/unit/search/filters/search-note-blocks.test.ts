@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseNoteMetadata } from '../../../host/markdown-metadata';
+import { parseNoteMetadata } from '../../../host/markdown/markdown-metadata';
 import { noteBlocks, noteLines, noteSections, noteTasks, type TextRange } from '../../../../src/search/query/stretches/note-blocks';
 import { DEMO_VAULT, HELP_EN_VAULT } from '../../../harness/temp-copy';
 

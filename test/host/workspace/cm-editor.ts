@@ -4,7 +4,7 @@ import { EditorSelection, type ChangeSpec, type TransactionSpec } from '@codemir
 import { EditorView } from '@codemirror/view';
 import type { EditorMethods } from './editor';
 import { hostTextSource } from './editor-fields';
-import { minimalChange } from '../../src/vault/writes/edits/minimal-change';
+import { minimalChange } from '../../../src/vault/writes/edits/minimal-change';
 
 /**
  * Obsidian's `Editor` (obsidian.d.ts) over a CodeMirror 6 EditorView, as Obsidian's Markdown

@@ -1,10 +1,10 @@
 import type * as O from 'obsidian';
 import { TAbstractFile, TFile, TFolder } from './abstract-file';
 import type { Vault } from './vault';
-import type { MetadataCache } from './metadata-cache';
-import { editFrontmatter } from './frontmatter-edit';
-import { getFrontMatterInfo } from './frontmatter';
-import { getLinkpath } from './link-text';
+import type { MetadataCache } from '../markdown/metadata-cache';
+import { editFrontmatter } from '../markdown/frontmatter-edit';
+import { getFrontMatterInfo } from '../markdown/frontmatter';
+import { getLinkpath } from '../markdown/link-text';
 import { normalizePath, splitExtension } from './path';
 import {
   applyLinkEdits,
@@ -14,7 +14,7 @@ import {
   rewriteFrontmatterLinks,
   rewriteMarkdownLink,
   rewriteWikilink,
-} from './link-rewrite';
+} from '../markdown/link-rewrite';
 
 /** Links found in one note that point into a file or folder about to move. */
 interface RenamePlan {

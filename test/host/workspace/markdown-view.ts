@@ -1,10 +1,10 @@
 import type * as O from 'obsidian';
 import type { ViewUpdate } from '@codemirror/view';
 import { ItemView } from './view';
-import type { TFile } from './abstract-file';
+import type { TFile } from '../vault/abstract-file';
 import type { HostEditor } from './editor';
 import type { CodeMirrorEditor } from './cm-editor';
-import { minimalChange } from '../../src/vault/writes/edits/minimal-change';
+import { minimalChange } from '../../../src/vault/writes/edits/minimal-change';
 import { hostTextSource } from './editor-fields';
 import { createMarkdownEditor, resetMarkdownEditor, type MarkdownEditorHost } from './markdown-editor';
 

@@ -1,8 +1,8 @@
 import type * as O from 'obsidian';
 import type { Extension } from '@codemirror/state';
-import { Events } from './events';
-import type { TFile } from './abstract-file';
-import { createHostElement } from './dom';
+import { Events } from '../events';
+import type { TFile } from '../vault/abstract-file';
+import { createHostElement } from '../ui/dom';
 import { EmptyView, type HostViewCreator, type View } from './view';
 import { MarkdownView } from './markdown-view';
 import { reconfigurePluginExtensions } from './markdown-editor';

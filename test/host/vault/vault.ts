@@ -1,5 +1,5 @@
 import type * as O from 'obsidian';
-import { Events } from './events';
+import { Events } from '../events';
 import { TAbstractFile, TFile, TFolder } from './abstract-file';
 import { FileSystemAdapter } from './vault-adapter';
 import { VaultTree } from './vault-tree';

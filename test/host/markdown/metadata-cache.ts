@@ -1,7 +1,7 @@
 import type * as O from 'obsidian';
-import { Events } from './events';
-import { TAbstractFile, TFile } from './abstract-file';
-import type { Vault } from './vault';
+import { Events } from '../events';
+import { TAbstractFile, TFile } from '../vault/abstract-file';
+import type { Vault } from '../vault/vault';
 import { parseNoteMetadata } from './markdown-metadata';
 import { LinkResolver } from './link-resolver';
 import { getLinkpath } from './link-text';

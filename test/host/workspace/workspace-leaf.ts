@@ -1,6 +1,6 @@
 import type * as O from 'obsidian';
-import { Events } from './events';
-import { createHostElement } from './dom';
+import { Events } from '../events';
+import { createHostElement } from '../ui/dom';
 import { EmptyView, type View } from './view';
 import type { Workspace } from './workspace';
 

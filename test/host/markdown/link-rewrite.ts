@@ -1,6 +1,6 @@
 import type * as O from 'obsidian';
-import type { TFile } from './abstract-file';
-import { parentPath } from './path';
+import type { TFile } from '../vault/abstract-file';
+import { parentPath } from '../vault/path';
 
 /** One link in a note that must be rewritten after its target moved. */
 export interface LinkEdit {

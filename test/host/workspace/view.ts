@@ -1,7 +1,7 @@
 import type * as O from 'obsidian';
-import { Component } from './component';
-import { createHostElement } from './dom';
-import { drawIcon } from './icons';
+import { Component } from '../component';
+import { createHostElement } from '../ui/dom';
+import { drawIcon } from '../ui/icons';
 import type { WorkspaceLeaf } from './workspace-leaf';
 
 /**

@@ -1,5 +1,5 @@
 import type * as O from 'obsidian';
-import { Component } from './component';
+import { Component } from '../component';
 
 /**
  * Obsidian's `MarkdownRenderChild` (obsidian.d.ts): a Component tied to an element of a

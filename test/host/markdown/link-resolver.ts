@@ -1,5 +1,5 @@
-import type { TFile } from './abstract-file';
-import { normalizePath, parentPath } from './path';
+import type { TFile } from '../vault/abstract-file';
+import { normalizePath, parentPath } from '../vault/path';
 
 /** Folder segments shared by two folder paths (`/` is the root, sharing nothing). */
 function sharedFolderDepth(a: string, b: string): number {
