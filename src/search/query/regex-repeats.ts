@@ -30,7 +30,8 @@ interface Frame {
 }
 
 const ONE: RegexRepeat = { times: 1, counts: [] };
-const COUNTED = /^\{(\d+)(?:(,)(\d*))?\}/;
+/** A counted quantifier where `lastIndex` points (sticky): `{n}`, `{n,}` or `{n,m}`, however many digits. */
+const COUNTED_AT = /\{(\d+)(?:(,)(\d*))?\}/y;
 
 /**
  * The largest repeat of one part of a regex: counted quantifiers (`{n}`, `{n,}`, `{n,m}`) outside
@@ -44,6 +45,7 @@ const COUNTED = /^\{(\d+)(?:(,)(\d*))?\}/;
 export function largestRepeat(source: string, unicode = false): RegexRepeat {
   const stack: Frame[] = [{ best: ONE, last: ONE }];
   const top = (): Frame => stack[stack.length - 1];
+  let m: RegExpExecArray | null;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') {
@@ -62,8 +64,7 @@ export function largestRepeat(source: string, unicode = false): RegexRepeat {
       const group = stack.pop()!;
       top().last = group.best;
       top().best = larger(top().best, group.best);
-    } else if (c === '{' && COUNTED.test(source.slice(i, i + 24))) {
-      const m = COUNTED.exec(source.slice(i))!;
+    } else if (c === '{' && (m = countedAt(source, i)) !== null) {
       const count = Math.max(Number(m[1]), m[3] ? Number(m[3]) : 0);
       const frame = top();
       const repeat = { times: frame.last.times * count, counts: [...frame.last.counts, m[0]] };
@@ -75,6 +76,12 @@ export function largestRepeat(source: string, unicode = false): RegexRepeat {
     }
   }
   return stack.reduce((best, frame) => larger(best, frame.best), ONE);
+}
+
+/** The counted quantifier (`{n}`, `{n,}`, `{n,m}`, any number of digits) that starts at `at` in `source`, or null. */
+function countedAt(source: string, at: number): RegExpExecArray | null {
+  COUNTED_AT.lastIndex = at;
+  return COUNTED_AT.exec(source);
 }
 
 /** Where the body of the group opened at `open` (a `(` followed by `?`) starts: after `?:`, `?=`, `?!`, `?<=`, `?<!` or `?<name>`. */

@@ -80,6 +80,8 @@ describe('a huge repeat count in a search regex', () => {
     expect((await search('/\\u{99999}/')).error).toMatch('repeats a part 99999 times');
     expect(largestRepeat('a{5}?(b{2,7}){3}')).toEqual({ times: 21, counts: ['{2,7}', '{3}'] });
     expect(largestRepeat('plain (a+)+ words')).toEqual({ times: 1, counts: [] });
+    // A count of any length is read whole (one of 23 digits was once taken for a plain brace).
+    expect(largestRepeat('a{99999999999999999999999}').times).toBeGreaterThan(MAX_REGEX_REPEAT);
   });
 
   it('a count under the limit that is still too slow on these notes is named as the cause', async () => {
