@@ -323,8 +323,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * load starts from defaults with a Notice and no longer spreads them to other devices (unstamped chosen values
  * count as changed at the epoch; the activity and notify settings stamped). +0.2 KB: move/delete sizes of a
  * note that is not UTF-8 counted in the file's bytes. −0.1 KB: access.changed_at retired.
+ * +0.1 KB (session 35): a snippet whose match is longer than its width shows the match's first 160
+ * characters (a regex over a 20,000-character run answered with all of it).
  */
-const BUDGET_BYTES = 896_400;
+const BUDGET_BYTES = 896_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -108,18 +108,21 @@ export function buildSnippet(
  * @param spans every match in `body`, sorted, not overlapping (see `matchSpans`); those in the window are marked
  * @param anchor the match to centre on, or null for the start of the body
  * @param width display characters to show
- * @returns one line: display text cut at word boundaries (never inside inline code; with no
- *   space near, between grapheme clusters), `…` where cut; no lone surrogate, no half cluster
+ * @returns one line of about `width` display characters: display text cut at word boundaries (never inside inline code; with no
+ *   space near, between grapheme clusters), `…` where cut; no lone surrogate, no half cluster. A
+ *   match longer than `width` (a regex over a long stretch, a long word) shows its first `width` characters, marked, then `…`
  */
 export function snippetText(body: string, spans: readonly Span[], anchor: Span | null, width: number): string {
   const reach = REGION_FACTOR * width;
+  // A match longer than the width is shown from its start: the regions need reach only past the part shown.
+  const shown = anchor !== null && anchor.end - anchor.start > width ? { start: anchor.start, end: anchor.start + width } : anchor;
   // A very long line's region starts and ends at its reach: on a cluster boundary, so its display text holds no half character.
-  const from = anchor === null ? 0 : clusterStart(body, lineStart(body, Math.max(0, anchor.start - reach), anchor.start - 2 * reach));
-  const to = clusterEnd(body, lineEnd(body, Math.min(body.length, (anchor?.end ?? 0) + reach), (anchor?.end ?? 0) + 2 * reach));
+  const from = shown === null ? 0 : clusterStart(body, lineStart(body, Math.max(0, shown.start - reach), shown.start - 2 * reach));
+  const to = clusterEnd(body, lineEnd(body, Math.min(body.length, (shown?.end ?? 0) + reach), (shown?.end ?? 0) + 2 * reach));
   const fences = fencesOf(body, to);
   const full = { from, to, cutStart: false, cutEnd: false };
-  const near = nearRegion(body, anchor, width, full, fences);
-  return (near && windowText(body, spans, anchor, width, near, fences)) ?? windowText(body, spans, anchor, width, full, fences)!;
+  const near = nearRegion(body, shown, width, full, fences);
+  return (near && windowText(body, spans, shown, width, near, fences)) ?? windowText(body, spans, shown, width, full, fences)!;
 }
 
 /** A stretch of a body the display text is built over: `from` a line start (or the start of a very long line's reach), `to` exclusive. */
@@ -179,12 +182,14 @@ function windowText(
     aEnd = a;
     while (aEnd < n && mask[aEnd]) aEnd++;
   }
-  const room = Math.max(0, width - (aEnd - a));
+  // A match longer than the width shows its first `width` characters, cut with `…`: a snippet stays about `width` long whatever a regex or a long word matched.
+  const shownRun = Math.min(aEnd - a, width);
+  const room = width - shownRun;
   let start = a - Math.floor(room * 0.4);
-  let end = Math.min(n, Math.max(0, start) + Math.max(width, aEnd - a));
+  let end = Math.min(n, Math.max(0, start) + width);
   if (end === n) start = Math.min(a, end - width);
   start = snapStart(display, Math.max(0, start), a);
-  end = snapEnd(display, end, Math.max(aEnd, start));
+  end = snapEnd(display, end, Math.max(a + shownRun, start));
   // Where no space is near (CJK, a run of emoji), the cut falls between two characters as a reader sees them: never inside a cluster.
   start = clusterStart(display.text, start);
   end = clusterEnd(display.text, end);

@@ -54,8 +54,13 @@ function body(next: () => number, pieces: number): string {
 }
 
 /** The snippet text over the whole reach, spelled out as it was before the near region: the reference. */
-function plainSnippetText(body: string, spans: readonly Span[], anchor: Span | null, width: number): string {
+function plainSnippetText(body: string, spans: readonly Span[], longAnchor: Span | null, width: number): string {
   const reach = 4 * width;
+  // A match longer than the width is shown from its start, its first `width` characters.
+  const anchor =
+    longAnchor !== null && longAnchor.end - longAnchor.start > width
+      ? { start: longAnchor.start, end: longAnchor.start + width }
+      : longAnchor;
   const lineStart = (at: number, floor: number): number => Math.max(body.lastIndexOf('\n', at - 1) + 1, floor, 0);
   const lineEnd = (at: number, ceiling: number): number => {
     const nl = body.indexOf('\n', at);
@@ -75,12 +80,12 @@ function plainSnippetText(body: string, spans: readonly Span[], anchor: Span | n
     aEnd = a;
     while (aEnd < n && mask[aEnd]) aEnd++;
   }
-  const room = Math.max(0, width - (aEnd - a));
-  let start = Math.max(0, a - Math.floor(room * 0.4));
-  let end = Math.min(n, start + Math.max(width, aEnd - a));
+  const shownRun = Math.min(aEnd - a, width);
+  let start = Math.max(0, a - Math.floor((width - shownRun) * 0.4));
+  let end = Math.min(n, start + width);
   if (end === n) start = Math.max(0, Math.min(a, end - width));
   start = snap(display, start, a, 1);
-  end = snap(display, end, Math.max(aEnd, start), -1);
+  end = snap(display, end, Math.max(a + shownRun, start), -1);
   const shown = marked(display, mask, start, end).trim();
   return (start > 0 || hasText(0, from) ? '…' : '') + shown + (end < n || hasText(to, body.length) ? '…' : '');
 }

@@ -281,6 +281,23 @@ describe('buildSnippet keeps Markdown safe (adversarial notes)', () => {
     }
   });
 
+  it('a match longer than the width shows its first SNIPPET_WIDTH characters, marked, then …: a regex over a whole note, a long word', () => {
+    const run = `Intro line.\n\nx${'a'.repeat(20_000)}b tail\n`;
+    const regex = buildSnippet(run, positiveLeaves(parseQuery('/xa{2,}b/')), new Set(), new RegexGuard()).text;
+    expect(regex).toBe(`…**x${'a'.repeat(SNIPPET_WIDTH - 1)}**…`);
+    // Every line of a long note matched by one regex: the snippet is still one window, not the note.
+    const note = Array.from({ length: 400 }, (_, i) => `Line ${i} of the note.`).join('\n');
+    const whole = buildSnippet(note, positiveLeaves(parseQuery('/[\\s\\S]+/')), new Set(), new RegexGuard()).text;
+    expect(whole.startsWith('**Line 0 of the note.')).toBe(true);
+    expect(whole.endsWith('**…')).toBe(true);
+    expect(whole.replace(/\*\*/g, '').length).toBeLessThanOrEqual(SNIPPET_WIDTH + 1);
+    // A long word (a pasted hash or blob) matched by its prefix: the same window.
+    const blob = `See ${'f0'.repeat(5_000)} here.`;
+    const word = snip(blob, 'f0f0*', ['f0'.repeat(5_000)]);
+    expect(word.replace(/\*\*/g, '').length).toBeLessThanOrEqual(SNIPPET_WIDTH + 5);
+    expect(word).toMatch(/^…\*\*(f0)+\*\*…$/);
+  });
+
   it('escaped marks stay escaped, so they stay literal next to a highlight', () => {
     const s = snip('Price \\*canvas\\* is 2\\*3 \\[[not a link]].', 'canvas', ['canvas']);
     expect(s).toBe('Price \\***canvas**\\* is 2\\*3 \\[[not a link]].');
