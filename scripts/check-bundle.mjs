@@ -324,9 +324,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * count as changed at the epoch; the activity and notify settings stamped). +0.2 KB: move/delete sizes of a
  * note that is not UTF-8 counted in the file's bytes. −0.1 KB: access.changed_at retired.
  * +0.1 KB (session 35): a snippet whose match is longer than its width shows the match's first 160
- * characters (a regex over a 20,000-character run answered with all of it).
+ * characters (a regex over a 20,000-character run answered with all of it). +0.3 KB: the Notice for a
+ * data.json without settings names what it holds (`{}`, only schemaVersion, or its first unknown keys, cut).
  */
-const BUDGET_BYTES = 896_500;
+const BUDGET_BYTES = 896_900;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -173,7 +173,24 @@ export function holdsSettings(saved: unknown): boolean {
  */
 export function noSettingsNotice(saved: unknown): string | null {
   if (saved === null || saved === undefined || holdsSettings(saved)) return null;
-  return 'Vault MCP: data.json holds no settings (it is {} or holds only unknown keys: a sync or another tool emptied it), so settings start from their defaults: no keys, no folders of yours quarantined, writes off. If another device has your settings, its data.json brings them back at the next sync (these defaults replace nothing there); else set them again in Vault MCP settings.';
+  return `Vault MCP: data.json holds no settings (${whatItHolds(saved)}: a sync or another tool emptied it), so settings start from their defaults: no keys, no folders of yours quarantined, writes off. If another device has your settings, its data.json brings them back at the next sync (these defaults replace nothing there); else set them again in Vault MCP settings.`;
+}
+
+/** Unknown keys a {@link noSettingsNotice} names at most, each cut to {@link NOTICE_KEY_CHARS} code points (never inside a surrogate pair). */
+const NOTICE_KEYS = 3;
+const NOTICE_KEY_CHARS = 40;
+
+/** What a data.json without settings holds, for {@link noSettingsNotice}: `it is {}`, `it holds only schemaVersion`, or its unknown keys (the first {@link NOTICE_KEYS}, JSON-quoted). */
+function whatItHolds(saved: unknown): string {
+  const keys = isObject(saved) ? Object.keys(saved) : [];
+  if (keys.length === 0) return 'it is {}';
+  const unknown = keys.filter((key) => key !== 'schemaVersion');
+  if (unknown.length === 0) return 'it holds only schemaVersion';
+  const named = unknown
+    .slice(0, NOTICE_KEYS)
+    .map((key) => JSON.stringify([...key].length > NOTICE_KEY_CHARS ? `${[...key].slice(0, NOTICE_KEY_CHARS).join('')}…` : key));
+  const more = unknown.length > NOTICE_KEYS ? ` and ${unknown.length - NOTICE_KEYS} more` : '';
+  return `it holds only keys this version does not know: ${named.join(', ')}${more}`;
 }
 
 /** A block's `changed_at` ({@link STAMPED_BLOCKS}) as saved when it is a readable time, else {@link NEVER_CHANGED}. */

@@ -234,7 +234,7 @@ describe('a data.json holding no settings met at load, not at a sync', () => {
     });
     try {
       expect(Notice.messages()).toContain(
-        'Vault MCP: data.json holds no settings (it is {} or holds only unknown keys: a sync or another tool emptied it), so settings start from their defaults: no keys, no folders of yours quarantined, writes off. If another device has your settings, its data.json brings them back at the next sync (these defaults replace nothing there); else set them again in Vault MCP settings.',
+        'Vault MCP: data.json holds no settings (it is {}: a sync or another tool emptied it), so settings start from their defaults: no keys, no folders of yours quarantined, writes off. If another device has your settings, its data.json brings them back at the next sync (these defaults replace nothing there); else set them again in Vault MCP settings.',
       );
       expect(a.plugin.keyRing.list()).toEqual([]);
       expect(a.plugin.settings.tools.allowWrites).toBe(false);

@@ -1,4 +1,10 @@
-import { accessShapeNotice, holdsSettings, migrateSettings, STAMPED_BLOCKS } from '../../../src/settings/migrate-settings';
+import {
+  accessShapeNotice,
+  holdsSettings,
+  migrateSettings,
+  noSettingsNotice,
+  STAMPED_BLOCKS,
+} from '../../../src/settings/migrate-settings';
 import { defaultSettings, NEVER_CHANGED, SETTINGS_SCHEMA_VERSION } from '../../../src/settings/settings';
 
 describe('migrateSettings', () => {
@@ -71,6 +77,20 @@ describe('migrateSettings', () => {
       expect(holdsSettings(some)).toBe(true);
     // Not inherited properties: a crafted prototype key is no setting.
     expect(holdsSettings(JSON.parse('{"__proto__": {"keys": []}}'))).toBe(false);
+  });
+
+  it('noSettingsNotice says what the file holds: {}, only schemaVersion, or the unknown keys (three named, cut); nothing for no file or settings', () => {
+    const holds = (saved: unknown): string | undefined =>
+      /holds no settings \((.*): a sync or another tool emptied it\)/.exec(noSettingsNotice(saved) ?? '')?.[1];
+    expect(holds({})).toBe('it is {}');
+    expect(holds({ schemaVersion: 3 })).toBe('it holds only schemaVersion');
+    expect(holds({ schemaVersion: 3, theme: 'dark' })).toBe('it holds only keys this version does not know: "theme"');
+    expect(holds({ a: 1, b: 2, c: 3, d: 4, e: 5 })).toBe('it holds only keys this version does not know: "a", "b", "c" and 2 more');
+    // A long key is cut after 40 code points, never inside a surrogate pair.
+    expect(holds({ [`${'k'.repeat(39)}😀😀`]: 1 })).toBe(`it holds only keys this version does not know: "${'k'.repeat(39)}😀…"`);
+    expect(noSettingsNotice(null)).toBeNull();
+    expect(noSettingsNotice({ keys: [] })).toBeNull();
+    expect(noSettingsNotice({})).toMatch(/settings start from their defaults: no keys/);
   });
 
   it('accessShapeNotice names an access list read as nothing, and what to write; nothing for a readable block', () => {
