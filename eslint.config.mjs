@@ -76,9 +76,15 @@ export default defineConfig([
   },
   {
     // The activity hint's refresh timer and the log's look at another instance's writes
-    // and at the proposals another instance staged (the two register.ts) also run in npm start's
-    // Node host, where `window` does not exist.
-    files: ['src/ui/activity/activity-status-bar.ts', 'src/ui/activity/register.ts', 'src/ui/review/register.ts'],
+    // and at the proposals another instance staged (the two register.ts), and the save-back of a
+    // data.json a sync left without settings (external-change.ts), also run in Node hosts (npm start's,
+    // the tests'), where `window` does not exist.
+    files: [
+      'src/ui/activity/activity-status-bar.ts',
+      'src/ui/activity/register.ts',
+      'src/ui/review/register.ts',
+      'src/ui/settings/external-change.ts',
+    ],
     rules: { 'obsidianmd/prefer-window-timers': 'off' },
   },
   {

@@ -29,7 +29,8 @@ export interface ExternalChangeResult {
  * (loadSettingsData), so a torn read neither drops the change nor passes for "no settings" (which
  * would put the defaults in place and have the next save write them over the user's settings);
  * one that still does not parse or holds no settings object (a sync caught half-way) changes
- * nothing: the current settings stay (and are what the next save writes), with a Notice; so do a
+ * nothing: the current settings stay, with a Notice, and are saved back to it after `saveBackMs`
+ * unless settings arrived meanwhile ({@link saveBackLater}); so do a
  * data.json removed (a sync replacing it by delete and create) and one holding none of the settings
  * (`{}`: migrate-settings.ts holdsSettings), which would otherwise pass for an old version's file and drop keys.
  * The widget records (`widgetWriters`, `widgetTexts`) are merged, not replaced: the newer record
@@ -59,23 +60,33 @@ export interface ExternalChangeResult {
  * lists could not be read as written (migrate-settings.ts accessShapeNotice) when the merge kept nothing of this device's in their place.
  * @param plugin the plugin whose `settings` are replaced
  * @param dataFile data.json in the plugin folder (its stamp and text, to tell a torn read)
+ * @param saveBackMs the wait before a data.json left without settings gets the current ones back, ms (default {@link SAVE_BACK_MS})
  */
-export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile: PluginFile): Promise<ExternalChangeResult> {
+export async function applyExternalSettings(
+  plugin: SettingsTabPlugin,
+  dataFile: PluginFile,
+  saveBackMs: number = SAVE_BACK_MS,
+): Promise<ExternalChangeResult> {
   const before = plugin.settings;
   const loaded = await loadSettingsData(() => plugin.loadData(), dataFile);
+  // Each case below keeps the settings in memory and saves them back unless settings arrive first: else the next start would meet the bad file.
+  const keptUntil = `the current settings are kept and saved to it again in ${saveBackMs / 1000} s unless settings arrive meanwhile`;
   if ('reason' in loaded) {
-    new Notice(`Vault MCP: data.json changed outside Obsidian but could not be read (${loaded.reason}); the current settings are kept.`);
+    new Notice(`Vault MCP: data.json changed outside Obsidian but could not be read (${loaded.reason}); ${keptUntil}.`);
+    saveBackLater(plugin, dataFile, saveBackMs);
     return { restarted: false };
   }
   if (loaded.data === null) {
     // Gone (a sync replacing it, or removing it): the defaults must not take the user's settings' place.
-    new Notice('Vault MCP: data.json was removed outside Obsidian; the current settings are kept and saved again at the next change.');
+    new Notice(`Vault MCP: data.json was removed outside Obsidian; ${keptUntil}.`);
+    saveBackLater(plugin, dataFile, saveBackMs);
     return { restarted: false };
   }
   const saved: unknown = loaded.data;
   if (!holdsSettings(saved)) {
     // `{}` (a sync or tool that emptied it) would pass for a file of an old version and drop this device's keys.
-    new Notice('Vault MCP: data.json changed outside Obsidian but holds no settings; the current settings are kept.');
+    new Notice(`Vault MCP: data.json changed outside Obsidian but holds no settings; ${keptUntil}.`);
+    saveBackLater(plugin, dataFile, saveBackMs);
     return { restarted: false };
   }
   const next = migrateSettings(saved);
@@ -146,4 +157,42 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   // AI settings or access lists may have changed: the semantic index syncs (and drops notes no longer readable).
   void plugin.semantic.refresh();
   return { restarted };
+}
+
+/**
+ * How long after a data.json change that left no settings (unreadable, removed, holding none) the
+ * current settings are saved back to it, ms, unless settings arrived meanwhile: a sync that replaces
+ * the file by delete and create, or writes it in parts, has finished by then, and its own change event merges what it brought.
+ */
+export const SAVE_BACK_MS = 10_000;
+
+/** The save-back each plugin has pending ({@link saveBackLater}): one at a time. */
+const pendingSaveBacks = new WeakMap<SettingsTabPlugin, unknown>();
+
+/**
+ * Saves `plugin.settings` to data.json `delayMs` from now unless data.json then holds settings
+ * (read as at a change: loadSettingsData, holdsSettings). Without it the bad file would stay until
+ * the next change of a setting, and a start meeting it begins from the defaults: no keys, none of the
+ * user's quarantined folders. One pending save per plugin (a later call while one waits does nothing);
+ * cancelled when the plugin unloads (Component.register). A failed save gets a Notice with its error.
+ */
+function saveBackLater(plugin: SettingsTabPlugin, dataFile: PluginFile, delayMs: number): void {
+  if (pendingSaveBacks.has(plugin)) return;
+  const timer = setTimeout(() => {
+    pendingSaveBacks.delete(plugin);
+    void (async () => {
+      const loaded = await loadSettingsData(() => plugin.loadData(), dataFile);
+      if (!('reason' in loaded) && holdsSettings(loaded.data)) return;
+      await plugin.saveData(plugin.settings);
+      new Notice('Vault MCP: data.json still held no settings, so the current settings were saved to it again.');
+    })().catch(
+      (err: unknown) =>
+        new Notice(
+          `Vault MCP: the current settings could not be saved to data.json (${(err as Error).message}); change any setting to try again.`,
+          0,
+        ),
+    );
+  }, delayMs);
+  pendingSaveBacks.set(plugin, timer);
+  plugin.register(() => clearTimeout(timer));
 }

@@ -5,6 +5,7 @@ import * as nodePath from 'node:path';
 import * as http from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
+import { applyExternalSettings } from '../../../src/ui/settings/external-change';
 import { INDEX_FORMAT, partSum } from '../../../src/search/engine/index-file';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
@@ -354,6 +355,53 @@ describe('damaged plugin files are kept aside with a Notice, and the plugin load
     unloadPluginInHost(plugin);
     await plugin.server.stop();
     await app.close();
+  });
+
+  it('data.json left removed, unreadable or empty by a change is saved back from the current settings after the wait, unless settings arrive first', async () => {
+    const dataJson = nodePath.join(pluginDir(), 'data.json');
+    await fsp.writeFile(dataJson, JSON.stringify({ server: { port: 28111 }, access: { quarantine: ['Secret'] } }));
+    const app = await createHostApp({ vaultPath: copy.dir });
+    const plugin = await loadPluginInHost(app, OnFreePort, PLUGIN_MANIFEST);
+    const savedBack = async (): Promise<unknown> => {
+      for (let i = 0; i < 300 && !Notice.messages().some((m) => /saved to it again\.$/.test(m)); i++)
+        await new Promise((r) => setTimeout(r, 10));
+      return JSON.parse(await fsp.readFile(dataJson, 'utf8'));
+    };
+    try {
+      // Removed, unreadable, {}: each is replaced by the current settings, quarantine and all, so the next start does not begin from the defaults.
+      for (const damage of [
+        () => fsp.rm(dataJson),
+        () => fsp.writeFile(dataJson, '{"server": {"po'),
+        () => fsp.writeFile(dataJson, '{}'),
+      ]) {
+        Notice.clear();
+        await damage();
+        await applyExternalSettings(plugin, plugin.pluginFile('data.json'), 100);
+        expect(Notice.messages().join('\n')).toMatch(
+          /the current settings are kept and saved to it again in 0\.1 s unless settings arrive meanwhile/,
+        );
+        expect(await savedBack()).toMatchObject({ access: { quarantine: ['Secret'] } });
+        expect(Notice.messages()).toContain('Vault MCP: data.json still held no settings, so the current settings were saved to it again.');
+      }
+      // Settings that arrive within the wait (the sync's create after its delete) are what stays: nothing is saved over them.
+      Notice.clear();
+      await fsp.rm(dataJson);
+      await applyExternalSettings(plugin, plugin.pluginFile('data.json'), 200);
+      const arrived = JSON.stringify({ server: { port: 28111 }, access: { quarantine: ['Secret', 'Later'] } });
+      await fsp.writeFile(dataJson, arrived);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(await fsp.readFile(dataJson, 'utf8')).toBe(arrived);
+      expect(Notice.messages().join('\n')).not.toMatch(/saved to it again\.$/m);
+      // A save-back still waiting when the plugin unloads is dropped: nothing writes after the unload.
+      await fsp.rm(dataJson);
+      await applyExternalSettings(plugin, plugin.pluginFile('data.json'), 200);
+    } finally {
+      unloadPluginInHost(plugin);
+      await plugin.server.stop();
+      await app.close();
+    }
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await fsp.stat(dataJson).catch(() => null)).toBeNull();
   });
 
   it('data.json damaged by a sync while the plugin runs: the current settings stay, with a Notice', async () => {

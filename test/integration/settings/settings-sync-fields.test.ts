@@ -207,7 +207,7 @@ describe('break-it B5: stamps that are there but no time, and a data.json of {}'
     expect(env.booted.plugin.keyRing.authenticate(minted.token)?.id).toBe(minted.record.id);
     expect(await readNote(await client(), 'Plan.md')).toContain('# Plan');
     expect(Notice.messages()).toContain(
-      'Vault MCP: data.json changed outside Obsidian but holds no settings; the current settings are kept.',
+      'Vault MCP: data.json changed outside Obsidian but holds no settings; the current settings are kept and saved to it again in 10 s unless settings arrive meanwhile.',
     );
   });
 });
