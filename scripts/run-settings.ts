@@ -12,7 +12,7 @@ import { parseHttpUrl } from '../src/ai/providers/base-url';
 import { classifyBaseUrl } from '../src/ai/providers/classify';
 import { resolveEmbeddingConfig } from '../src/ai/embeddings/embedding-gates';
 import { AI_API_KEY_SECRET_ID } from '../src/ai/secret-id';
-import { checkSettingsData } from '../src/settings/check-settings';
+import { checkSettingsData, shownKeyName } from '../src/settings/check-settings';
 import { secretIdForKey, type KeyRecord } from '../src/settings/key-record';
 import { defaultSettings, type VaultMcpSettings } from '../src/settings/settings';
 import { ALL_TOOLS } from '../src/tools/registry';
@@ -66,7 +66,8 @@ export async function readRunSettings(
   cwd = process.cwd(),
 ): Promise<RunSettings> {
   const own = pluginDataPath(vaultDir, options.configDir);
-  const ownExists = (await fsp.stat(own).catch(() => null)) !== null;
+  // lstat: a data.json that is a link to nothing is read (and refused as missing), not taken for no file and the defaults.
+  const ownExists = (await fsp.lstat(own).catch(() => null)) !== null;
   if (options.settings !== undefined) {
     const path = nodePath.resolve(cwd, options.settings);
     const settings = await readSettingsFile(path, options.settings);
@@ -90,30 +91,59 @@ export async function readRunSettings(
 export async function readSettingsFile(path: string, shown: string): Promise<VaultMcpSettings> {
   let text: string;
   try {
+    // A pipe would wait for a writer (and hold the run past Ctrl-C), a device never ends: only a regular file is read.
+    const stat = await fsp.stat(path);
+    const named = shownPath(shown, path);
+    if (stat.isFile() && stat.size > MAX_SETTINGS_BYTES)
+      throw new RunInputError(
+        `${named} is ${(stat.size / 1e6).toFixed(0)} MB, too large for a settings file (at most ${MAX_SETTINGS_BYTES / 1e6} MB); pass the plugin's data.json or a file in its format.`,
+      );
+    if (!stat.isFile() && !stat.isDirectory())
+      throw new RunInputError(
+        `${named} is not a regular file (a pipe, socket or device); pass the path of a JSON file in the plugin's data.json format.`,
+      );
     text = await fsp.readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof RunInputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     // The path looked at too, when a relative one resolved elsewhere than the user thought.
     const named = shownPath(shown, path);
+    const link = code === 'ENOENT' ? await fsp.readlink(path).catch(() => null) : null;
+    if (link !== null)
+      throw new RunInputError(
+        `${named} is a symbolic link to ${link}, which does not exist; point it at the settings file, or remove it to start from the defaults.`,
+      );
     if (code === 'ENOENT')
       throw new RunInputError(`${named}: no such file; pass the path of a JSON file in the plugin's data.json format.`);
     if (code === 'EISDIR')
       throw new RunInputError(`${named} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`);
     throw new RunInputError(`${named} cannot be read (${code ?? (error as Error).message}); check its permissions, or pass another file.`);
   }
+  if (text.replace(/^\uFEFF/, '').trim() === '')
+    throw new RunInputError(
+      `${shown} is empty; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}, or pass another file.`,
+    );
   let data: unknown;
   try {
     data = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(shown);
     throw new RunInputError(`${shown} is not JSON (${jsonProblem(error as Error, text)}); fix the file so it parses, or pass another one.`);
   }
-  // JSON.parse keeps the last of two equal keys: a second "access" would drop the first one's quarantine unseen.
-  const twice = repeatedKey(text.replace(/^\uFEFF/, ''));
-  if (twice)
-    throw new RunInputError(
-      `${shown}: ${twice.path} is given twice (line ${twice.line}, column ${twice.column}); a JSON reader keeps only the last, so merge them into one.`,
-    );
-  const verdict = checkSettingsData(data, { toolNames: ALL_TOOLS.map((tool) => tool.name) });
+  let verdict: ReturnType<typeof checkSettingsData>;
+  try {
+    // JSON.parse keeps the last of two equal keys: a second "access" would drop the first one's quarantine unseen.
+    const twice = repeatedKey(text.replace(/^\uFEFF/, ''));
+    if (twice)
+      throw new RunInputError(
+        `${shown}: ${twice.path} is given twice (line ${twice.line}, column ${twice.column}); a JSON reader keeps only the last, so merge them into one.`,
+      );
+    verdict = checkSettingsData(data, { toolNames: ALL_TOOLS.map((tool) => tool.name) });
+  } catch (error) {
+    // Lists or objects nested some thousands deep outrun the stack of the checks that walk them.
+    if (error instanceof RangeError) throw tooDeep(shown);
+    throw error;
+  }
   if (!verdict.ok)
     throw new RunInputError(
       `${shown}: ${verdict.key === '' ? verdict.message.charAt(0).toLowerCase() + verdict.message.slice(1) : verdict.message}`,
@@ -129,6 +159,16 @@ export async function readSettingsFile(path: string, shown: string): Promise<Vau
       `${shown}: keys[${idClash}].id "${BOOT_KEY_ID}" is the id of the run's own key; give that key another id, or leave the id out.`,
     );
   return verdict.settings;
+}
+
+/** Largest settings file a run reads, bytes: a data.json of many keys and widget records is a few hundred kB. */
+const MAX_SETTINGS_BYTES = 64_000_000;
+
+/** The refusal of a settings file whose lists or objects nest too deep to be checked (settings nest a few levels). */
+function tooDeep(shown: string): RunInputError {
+  return new RunInputError(
+    `${shown} nests lists or objects thousands of levels deep, which no settings do; pass the plugin's data.json or a file in its format.`,
+  );
 }
 
 /**
@@ -155,7 +195,7 @@ export function repeatedKey(text: string): { path: string; line: number; column:
 
 /** A JSON path as the settings checks write it: `keys[0].label`. */
 function keyPath(path: ReadonlyArray<string | number>): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${shownKeyName(part)}`)).join('');
 }
 
 /** Characters V8 quotes on each side of an unexpected token in JSON.parse's message. */

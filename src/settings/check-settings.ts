@@ -328,7 +328,29 @@ function problem(key: string, message: string): SettingsVerdict {
 
 /** `a.b[2].c` from Zod's path segments. */
 function keyPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : `${i === 0 ? '' : '.'}${String(segment)}`)).join('');
+  return path
+    .map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : `${i === 0 ? '' : '.'}${shownKeyName(String(segment))}`))
+    .join('');
+}
+
+/** Longest key name a settings message shows, code points; a longer one is cut with `…`. */
+const SHOWN_NAME_CHARS = 40;
+/** Characters a terminal acts on or that reorder the line shown (C0, DEL, C1, bidi marks and overrides). */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
+const UNSHOWN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A key name of a settings file as messages show it (npm start prints them to a terminal): cut
+ * after {@link SHOWN_NAME_CHARS} code points with `…` (a 1 MB name is not a 1 MB line), and each
+ * control or bidi character written as a `\uXXXX` escape, so a name holding ESC or BEL cannot
+ * recolour or retitle the terminal.
+ * @param name a key as written in the file.
+ * @returns the name to print.
+ */
+export function shownKeyName(name: string): string {
+  const points = [...name];
+  const cut = points.length > SHOWN_NAME_CHARS ? `${points.slice(0, SHOWN_NAME_CHARS).join('')}…` : name;
+  return cut.replace(UNSHOWN_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The value at `path` in `data`, or undefined. */
@@ -380,8 +402,12 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown): SettingsVerdict 
 function knownKeys(path: ReadonlyArray<PropertyKey>): string[] {
   let schema: z.ZodType = SETTINGS_FILE_SCHEMA;
   for (const segment of path) schema = stepInto(schema, segment);
-  return Object.keys(shapeOf(schema));
+  // The stamps are the settings tab's, not settings a person writes.
+  return Object.keys(shapeOf(schema)).filter((name) => !STAMP_NAMES.has(name));
 }
+
+/** Keys the plugin writes to record when a setting changed (field-times.ts, access-entries.ts): left out of the names a message suggests. */
+const STAMP_NAMES = new Set(['changed_at', 'fieldTimes', 'entryTimes']);
 
 function stepInto(schema: z.ZodType, segment: PropertyKey): z.ZodType {
   const inner = unwrap(schema);
@@ -390,7 +416,10 @@ function stepInto(schema: z.ZodType, segment: PropertyKey): z.ZodType {
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {
-  return schema instanceof z.ZodOptional || schema instanceof z.ZodNullable ? unwrap(schema.unwrap() as z.ZodType) : schema;
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return unwrap(schema.unwrap() as z.ZodType);
+  // z.preprocess (the access block's) is a pipe from a transform into the schema that checks.
+  if (schema instanceof z.ZodPipe) return unwrap(schema.out as z.ZodType);
+  return schema;
 }
 
 function shapeOf(schema: z.ZodType): Record<string, z.ZodType> {

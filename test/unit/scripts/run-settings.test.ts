@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
@@ -113,8 +114,55 @@ describe('npm start --settings FILE', () => {
     );
     const empty = await write('empty.json', '');
     expect(await refusal(['--settings', empty])).toBe(
-      `${empty} is not JSON (Unexpected end of JSON input); fix the file so it parses, or pass another one.`,
+      `${empty} is empty; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}, or pass another file.`,
     );
+  });
+
+  it('refuses a pipe or device (a pipe held the run past Ctrl-C), a file too large, lists nested thousands deep, and a link to nothing (a newcomer s35)', async () => {
+    expect(await refusal(['--settings', '/dev/zero'])).toBe(
+      "/dev/zero is not a regular file (a pipe, socket or device); pass the path of a JSON file in the plugin's data.json format.",
+    );
+    const fifo = nodePath.join(dir, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(await refusal(['--settings', fifo])).toMatch(/pipe\.json is not a regular file \(a pipe, socket or device\)/);
+    const big = await write('big.json', '');
+    await fsp.truncate(big, 64_000_001);
+    expect(await refusal(['--settings', big])).toBe(
+      `${big} is 64 MB, too large for a settings file (at most 64 MB); pass the plugin's data.json or a file in its format.`,
+    );
+    const deepList = await write('deep.json', '['.repeat(200_000) + ']'.repeat(200_000));
+    let nested = '1';
+    for (let i = 0; i < 100_000; i++) nested = `{"access":${nested}}`;
+    const deepObject = await write('deep-object.json', nested);
+    for (const deep of [deepList, deepObject])
+      expect(await refusal(['--settings', deep])).toBe(
+        `${deep} nests lists or objects thousands of levels deep, which no settings do; pass the plugin's data.json or a file in its format.`,
+      );
+    // The vault's own data.json as a link to nothing: refused, not taken for no file (the defaults, its quarantine gone).
+    const own = pluginDataPath(vault, '.obsidian');
+    await fsp.mkdir(nodePath.dirname(own), { recursive: true });
+    await fsp.symlink(nodePath.join(dir, 'gone.json'), own);
+    expect(await refusal([])).toBe(
+      `${own} is a symbolic link to ${nodePath.join(dir, 'gone.json')}, which does not exist; point it at the settings file, or remove it to start from the defaults.`,
+    );
+  });
+
+  it('names a wrong key escaped and cut: no terminal control characters, no megabyte line; the names it suggests are settings, not stamps', async () => {
+    const escape = await write('escape.json', { '\u001b[31mRED\u001b]0;title\u0007': 1, access: {} });
+    expect(await refusal(['--settings', escape])).toBe(
+      `${escape}: \\u001b[31mRED\\u001b]0;title\\u0007 is not a setting; correct its spelling or remove it (settings of the top level: schemaVersion, server, keys, revokedKeys, tools, access, skills, proposals, widgets, widgetWriters, widgetTexts, activity, ai).`,
+    );
+    const long = await write('long.json', { ['k'.repeat(1_000_000)]: 1 });
+    expect(await refusal(['--settings', long])).toMatch(new RegExp(`: ${'k'.repeat(40)}… is not a setting;`));
+    const twice = await write('twice-escape.json', '{"\\u202eaccess":1,"\\u202eaccess":2}');
+    expect(await refusal(['--settings', twice])).toMatch(/: \\u202eaccess is given twice/);
+    // Under access (a block read through a preprocess), the suggestion lists its two settings (it listed none).
+    const access = await write('access.json', { access: { acess: 1 } });
+    expect(await refusal(['--settings', access])).toBe(
+      `${access}: access.acess is not a setting; correct its spelling or remove it (settings of access: quarantine, trustedSymlinks).`,
+    );
+    const server = await write('server.json', { server: { prot: 1 } });
+    expect(await refusal(['--settings', server])).toMatch(/\(settings of server: enabled, port, maxBodyBytes\)\.$/);
   });
 
   it('refuses a key given twice in one object, naming it and where (JSON.parse kept the last: a second "access" dropped the quarantine)', async () => {

@@ -126,7 +126,7 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     [
       { ai: { embedModel: 'x' } },
       'ai.embedModel',
-      /^ai\.embedModel is not a setting; .*\(settings of ai: enabled, allowRemote, provider, baseUrl, model, embeddingModel, semanticIndex, usage, changed_at, fieldTimes\)\.$/,
+      /^ai\.embedModel is not a setting; .*\(settings of ai: enabled, allowRemote, provider, baseUrl, model, embeddingModel, semanticIndex, usage\)\.$/,
     ],
     [
       { keys: [{ label: 'a', token: 'x' }] },
