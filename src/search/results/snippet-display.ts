@@ -280,7 +280,7 @@ function syntaxAt(source: string, i: number, out: DisplayBuilder, flush: () => v
     if ((m = sticky(MD_LINK, source, i))) {
       flush();
       const shownFrom = out.length;
-      out.free(source, i + 1, i + 1 + m[1].length);
+      freeWithoutEmphasis(source, i + 1, i + 1 + m[1].length, out);
       out.link(i + m[1].length + 3, i + m[0].length - 1, shownFrom);
       return m[0].length;
     }
@@ -325,7 +325,7 @@ function wikilink(source: string, at: number, length: number, out: DisplayBuilde
   const bar = inner.indexOf('|');
   const shownFrom = out.length;
   if (bar >= 0) {
-    out.free(source, at + bar + 1, at + length);
+    freeWithoutEmphasis(source, at + bar + 1, at + length, out);
     out.link(at, at + bar, shownFrom);
     return;
   }
@@ -342,6 +342,25 @@ function wikilink(source: string, at: number, length: number, out: DisplayBuilde
     k += part.length + 1;
   }
   if (block >= 0) out.link(at + block, at + length, shownFrom);
+}
+
+/**
+ * Shows `source[from, to)` as free text less its emphasis marks (`**`, `__`, `==` runs; `_` inside a word stays),
+ * as the body's text loses them: a link's shown text such as `the **home** link` must not bring its own `**` next to a highlight's.
+ */
+function freeWithoutEmphasis(source: string, from: number, to: number, out: DisplayBuilder): void {
+  let start = from;
+  for (let k = from; k < to; k++) {
+    const ch = source[k];
+    if (ch !== '*' && ch !== '_' && ch !== '=') continue;
+    const m = sticky(EMPHASIS_RUN, source, k);
+    if (m === null || k + m[0].length > to) continue;
+    if (ch === '_' && /[\p{L}\p{N}]/u.test(source[k - 1] ?? '') && /[\p{L}\p{N}]/u.test(source[k + m[0].length] ?? '')) continue;
+    if (k > start) out.free(source, start, k);
+    k += m[0].length - 1;
+    start = k + 1;
+  }
+  if (to > start) out.free(source, start, to);
 }
 
 /** `regex.exec` anchored at `at` (the regex must be sticky). */

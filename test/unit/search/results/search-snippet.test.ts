@@ -201,6 +201,12 @@ describe('buildSnippet keeps Markdown safe (adversarial notes)', () => {
     expectWellFormed(s);
     const italic = snip('An *italic canvas* note with __strong canvas__ and snake_case_canvas.', 'canvas', ['canvas']);
     expect(italic).toBe('An *italic **canvas*** note with strong **canvas** and snake_case_**canvas**.');
+    // A link's shown text loses its marks too (a newcomer s35: `the ****home**** link`, and a false bold where nothing matched).
+    const alias = 'match [[Home|the **home** link]] and [the ==home== link](Home.md) match';
+    expect(snip(alias, 'home', ['home'])).toBe('match the **home** link and the **home** link match');
+    expect(snip(alias, 'match', ['match'])).toBe('**match** the home link and the home link **match**');
+    expectWellFormed(snip(alias, 'home', ['home']));
+    expect(snip('see [[Home|snake_case __x__]] now', 'snake', ['snake'])).toBe('see **snake**_case x now');
   });
 
   it("the issue's own cases: no **JSON **Canvas****, no [[**Canvas**|**canvas**]]", () => {
