@@ -120,13 +120,14 @@ export function checkRegexRepeats(regex: RegExp, shown: string): void {
 
 /**
  * The cause a too-slow regex's refusal names: a large counted repeat when it has one
- * ({@link NOTABLE_REGEX_REPEAT} or more), else backtracking over nested repetition.
+ * ({@link NOTABLE_REGEX_REPEAT} or more), else backtracking: repeated parts retried from every start (quadratic
+ * on a long note, as `/.*needle/`), nested repetition (exponential) worst of all.
  * @returns a clause to follow "is too slow on these notes".
  */
 export function slowRegexCause(regex: RegExp): string {
   const repeat = largestRepeat(regex.source, regex.unicode);
   if (repeat.times < NOTABLE_REGEX_REPEAT) {
-    return '(catastrophic backtracking, e.g. nested quantifiers like (a+)+); simplify it, for example remove nested repetition or anchor it, or search for a "phrase" instead.';
+    return '(it backtracks: from every place a match could start it retries its repeated parts, such as .* or (a|b)*, and nested ones like (a+)+ worst of all); anchor it (^ or a literal word first), narrow a repeated part ([^\\n]* rather than .*), or search for a "phrase" instead.';
   }
   return `(it repeats a part ${repeat.times} times: ${spelled(repeat)}, read that far ahead from every place the part could start); use a smaller count, {n,} or + for "n or more", or anchor it.`;
 }

@@ -11,7 +11,7 @@ import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot
  * the count is read ahead from every place the part could start (0.9 s in V8 over one run of
  * 20,000 `a`). The search tool refuses it before it runs, naming the count and what to write,
  * by every route a user regex takes; a count it takes that is still too slow on these notes is
- * named as the cause, not "catastrophic backtracking".
+ * named as the cause, not backtracking.
  */
 
 let vault: string;
