@@ -11,7 +11,7 @@ import { checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from './key-roots';
 import { FIELD_BLOCKS, FIELD_GROUPS, fieldNames, toolToggleField, type FieldRecord } from './field-times';
 import { migrateSettings } from './migrate-settings';
 import { stampMs } from './stamps';
-import { MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
+import { MAX_PORT, MIN_BODY_BYTES, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
 
 /** "must be …" texts, one per kind of value, shared by every key of that kind. */
 const TEXT = 'text in quotes';
@@ -25,6 +25,8 @@ const FOLDERS = 'a list of vault folders in quotes, such as ["Private"]';
 const text = z.string({ error: TEXT });
 const flag = z.boolean({ error: FLAG });
 const count = z.number({ error: COUNT }).int({ error: COUNT }).min(0, { error: COUNT });
+const BODY_BYTES = `a whole number of bytes from ${MIN_BODY_BYTES} up (the largest request body the server reads; default 4194304)`;
+const bodyBytes = z.number({ error: BODY_BYTES }).int({ error: BODY_BYTES }).min(MIN_BODY_BYTES, { error: BODY_BYTES });
 const positive = z.number({ error: POSITIVE }).positive({ error: POSITIVE });
 const folders = z.array(text, { error: FOLDERS });
 const object = (what: string) => ({ error: `an object of ${what} in braces` });
@@ -77,7 +79,7 @@ export const SETTINGS_FILE_SCHEMA = z
           {
             enabled: flag,
             port: z.number({ error: PORT }).int({ error: PORT }).min(MIN_PORT, { error: PORT }).max(MAX_PORT, { error: PORT }),
-            maxBodyBytes: count,
+            maxBodyBytes: bodyBytes,
             changed_at: text,
             fieldTimes,
           },

@@ -7,6 +7,7 @@ import { normalizeKeyMode, normalizeKeyScope, normalizeKeyTools, type KeyRecord 
 import {
   defaultSettings,
   MAX_PORT,
+  MIN_BODY_BYTES,
   MIN_PORT,
   NEVER_CHANGED,
   SETTINGS_SCHEMA_VERSION,
@@ -211,7 +212,7 @@ function readToolToggles(raw: unknown): Record<string, boolean> {
  * Turns whatever `Plugin.loadData()` returned (null on first run, an older schema, or a
  * file edited by hand or synced from another device) into current settings. Unknown keys
  * are kept, missing ones take defaults, invalid key records are dropped, and so are records of keys
- * listed as revoked ({@link mergeRevokedKeys}); a port outside MIN_PORT–MAX_PORT falls back to the
+ * listed as revoked ({@link mergeRevokedKeys}); a body limit under MIN_BODY_BYTES and a port outside MIN_PORT–MAX_PORT fall back to the
  * default; a block ({@link STAMPED_BLOCKS}) without a readable `changed_at` gets {@link NEVER_CHANGED}, one that is
  * not an object its defaults; `access.quarantine` given as one text is that one folder ({@link readQuarantine}), a
  * `trustedSymlinks` that is not a list trusts nothing, `access.entryTimes` keeps only readable times
@@ -231,6 +232,9 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
     if (!isObject(merged[block])) Object.assign(merged, { [block]: defaults[block] });
   const port = Number(merged.server.port);
   merged.server.port = Number.isInteger(port) && port >= MIN_PORT && port <= MAX_PORT ? port : defaults.server.port;
+  // A limit below the smallest request (a hand edit) would refuse every request, initialize too, blaming the client.
+  const bodyBytes = merged.server.maxBodyBytes;
+  if (!Number.isInteger(bodyBytes) || bodyBytes < MIN_BODY_BYTES) merged.server.maxBodyBytes = defaults.server.maxBodyBytes;
   merged.revokedKeys = mergeRevokedKeys(saved.revokedKeys);
   // A key revoked somewhere never comes back with a record a sync merged back in beside its revocation (all of them, past the stored bound).
   const revoked = revokedIdsIn(saved.revokedKeys);

@@ -7,6 +7,8 @@ export const SETTINGS_SCHEMA_VERSION = 1;
 
 /** Lowest port the server may use (below 1024 needs root on most systems). */
 export const MIN_PORT = 1024;
+/** Smallest request body limit `server.maxBodyBytes` may set, bytes: below it even an `initialize` or a short note's write is refused. */
+export const MIN_BODY_BYTES = 64 * 1024;
 /** Highest TCP port. */
 export const MAX_PORT = 65535;
 

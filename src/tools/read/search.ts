@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { searchByMode } from '../../search/hybrid/mode-search';
+import { EMPTY_QUERY } from '../../search/query/parser/query-parser';
 import type { SearchHit } from '../../search/types';
 import { syntheticId } from '../../vault/paths/note-ref';
 import { defineTool, type ToolContext } from '../tool';
@@ -63,7 +64,10 @@ export const searchTool = defineTool({
     'notes close in meaning (source: lexical/semantic/both).',
   kind: 'read',
   inputSchema: {
-    query: z.string().min(1).describe('E.g. `meeting tag:#work -draft`, `task-todo:(call OR email)`; ≤ 1000 chars, 64 terms.'),
+    query: z
+      .string()
+      .min(1, { error: EMPTY_QUERY })
+      .describe('E.g. `meeting tag:#work -draft`, `task-todo:(call OR email)`; ≤ 1000 chars, 64 terms.'),
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()

@@ -29,6 +29,8 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
         '\u202e',
       ])
         expect(await callError('search', { query, mode: 'lexical' })).toBe(empty);
+      // An empty string is caught by the argument check first: the same sentence, not the validator's "Too small" (a newcomer s35).
+      expect(await callError('search', { query: '' })).toBe(`Invalid arguments for search: query: ${empty}`);
     });
 
     it('an invisible character inside a phrase is read as a space, as it is between unquoted words', async () => {

@@ -185,6 +185,12 @@ describe('checkSettingsData: the settings format, read strictly', () => {
       /is not a setting/,
     ],
     [{ server: { port: 80 } }, 'server.port', /^server\.port must be a whole number from 1024 to 65535 \(found 80\);/],
+    // A limit under the smallest request refused every request, initialize too, as "larger than 1 bytes" (a newcomer s35).
+    [
+      { server: { maxBodyBytes: 1 } },
+      'server.maxBodyBytes',
+      /^server\.maxBodyBytes must be a whole number of bytes from 65536 up .*\(found 1\);/,
+    ],
     [{ server: { port: '27200' } }, 'server.port', /\(found "27200"\)/],
     [{ server: { enabled: 'yes' } }, 'server.enabled', /^server\.enabled must be true or false \(found "yes"\);/],
     [{ tools: [] }, 'tools', /^tools must be an object of tool settings in braces \(found a list\);/],

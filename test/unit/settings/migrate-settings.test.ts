@@ -79,6 +79,12 @@ describe('migrateSettings', () => {
     expect(holdsSettings(JSON.parse('{"__proto__": {"keys": []}}'))).toBe(false);
   });
 
+  it('a body limit under 64 KiB or not a whole number (a hand edit) loads as the default; one above it stays', () => {
+    for (const bad of [1, 0, -5, 65_535, 1.5e5 + 0.5, '4194304', null])
+      expect(migrateSettings({ server: { maxBodyBytes: bad } }).server.maxBodyBytes).toBe(defaultSettings().server.maxBodyBytes);
+    expect(migrateSettings({ server: { maxBodyBytes: 65_536 } }).server.maxBodyBytes).toBe(65_536);
+  });
+
   it('noSettingsNotice says what the file holds: {}, only schemaVersion, or the unknown keys (three named, cut); nothing for no file or settings', () => {
     const holds = (saved: unknown): string | undefined =>
       /holds no settings \((.*): a sync or another tool emptied it\)/.exec(noSettingsNotice(saved) ?? '')?.[1];

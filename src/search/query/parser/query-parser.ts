@@ -4,6 +4,9 @@ import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query
 import { isOperator, isScopeOperator, operatorExample } from './query-operators';
 import { namesNoCalendarDay } from '../../calendar-date';
 
+/** The refusal of a query with nothing in it (empty, spaces, or only invisible characters), from the parser and the search tool's argument check. */
+export const EMPTY_QUERY = 'The search query is empty; pass words, a "phrase" or an operator such as tag:project.';
+
 /**
  * Parses a search query into a {@link QueryNode} tree, following Obsidian's search syntax
  * (Obsidian Help, "Search"): space-separated terms must all match; `OR` joins such runs of
@@ -39,7 +42,7 @@ export function parseQuery(input: string): QueryNode {
   checkLength(input);
   const visible = visibleQuery(input);
   if (visible.trim() === '') {
-    throw new ToolError('invalid_argument', 'The search query is empty; pass words, a "phrase" or an operator such as tag:project.');
+    throw new ToolError('invalid_argument', EMPTY_QUERY);
   }
   const parser = new QueryParser(visible.normalize('NFC'));
   return parser.parseAll();
