@@ -101,15 +101,18 @@ export function bestSection(
 
 /**
  * The match to centre a snippet on: the one that starts the stretch of `window` chars
- * holding the most distinct matched terms (the earliest among equals).
+ * holding the most distinct query words matched (the earliest among equals). A matched text
+ * counts as the query word it extends, as in {@link bestSection} (`lines` for `line`), so a
+ * window of `line` and `lines` does not outweigh one of `line` and the rarer `4999`.
  * @param text the full note text; @param spans matches in one section, sorted
+ * @param words the query's words, normalized (queryTerms); without them each matched text counts as itself
  * @returns one of `spans`; undefined when `spans` is empty
  */
-export function densestSpan(text: string, spans: readonly Span[], window: number): Span | undefined {
+export function densestSpan(text: string, spans: readonly Span[], window: number, words: readonly string[] = []): Span | undefined {
   let best: Span | undefined;
   let bestCount = 0;
   // Each match's term once (a note may repeat the query's words hundreds of times in a window's reach).
-  const terms = spans.map((span) => normalizeTerm(text.slice(span.start, span.end)));
+  const terms = spans.map((span) => termOf(normalizeTerm(text.slice(span.start, span.end)), words).key);
   const keys = new Set<string>();
   for (let i = 0; i < spans.length; i++) {
     keys.clear();

@@ -31,6 +31,8 @@ export const SNIPPET_WIDTH = 160;
 const REGION_FACTOR = 4;
 /** How far around the match, in source chars, the display text is first built (see {@link nearRegion}). */
 const NEAR_FACTOR = 2;
+/** Share of a snippet's room shown before its anchor match; the rest, and the match, come after it. */
+const LEAD = 0.4;
 /** How far a cut may move to reach a word boundary, display chars. */
 const SNAP = 30;
 
@@ -69,7 +71,8 @@ export function placeSnippet(
   const inText = spans.map((s) => ({ start: bodyAt + s.start, end: bodyAt + s.end }));
   const words = leaves.flatMap((leaf) => (leaf.kind === 'word' ? queryTerms(leaf.text) : []));
   const ranked = bestSection(text, withPreamble(outline, text, bodyAt), inText, words);
-  const at = densestSpan(text, ranked?.spans ?? inText, width) ?? null;
+  // Matches are counted over the stretch shown after the anchor, so those that made a window the densest are in the snippet.
+  const at = densestSpan(text, ranked?.spans ?? inText, Math.floor(width * (1 - LEAD)), words) ?? null;
   const anchor = at === null ? null : { start: at.start - bodyAt, end: at.end - bodyAt };
   return { bodyAt, spans, anchor, matchOffset: at?.start ?? null, section: ranked?.section ?? null };
 }
@@ -185,7 +188,7 @@ function windowText(
   // A match longer than the width shows its first `width` characters, cut with `…`: a snippet stays about `width` long whatever a regex or a long word matched.
   const shownRun = Math.min(aEnd - a, width);
   const room = width - shownRun;
-  let start = a - Math.floor(room * 0.4);
+  let start = a - Math.floor(room * LEAD);
   let end = Math.min(n, Math.max(0, start) + width);
   if (end === n) start = Math.min(a, end - width);
   start = snapStart(display, Math.max(0, start), a);

@@ -304,6 +304,13 @@ describe('buildSnippet keeps Markdown safe (adversarial notes)', () => {
     expect(word).toMatch(/^…\*\*(f0)+\*\*…$/);
   });
 
+  it('shows the stretch holding most of the query words, a word and its longer forms counting once (a newcomer s35: line 4999 showed line 0)', () => {
+    const note = `# Many lines\n\n${Array.from({ length: 5000 }, (_, i) => `line ${i} alpha beta gamma`).join('\n')}`;
+    const s = buildSnippet(note, positiveLeaves(parseQuery('line 4999')), new Set(['line', 'lines', '4999']), new RegexGuard()).text;
+    expect(s).toMatch(/\*\*line 4999\*\*/);
+    expectWellFormed(s);
+  });
+
   it('escaped marks stay escaped, so they stay literal next to a highlight', () => {
     const s = snip('Price \\*canvas\\* is 2\\*3 \\[[not a link]].', 'canvas', ['canvas']);
     expect(s).toBe('Price \\***canvas**\\* is 2\\*3 \\[[not a link]].');
