@@ -153,6 +153,20 @@ describe('the semantic index file, saved and loaded in slices', () => {
   const dim = 32;
   /** A slicer that yields at every pause: every step of a save or load runs on its own event-loop turn. */
   const everyTurn = (): Slicer => new Slicer(0);
+  /**
+   * {@link everyTurn} that first runs `atPause` with the pause's number at each pause: the store changes while a save is
+   * under way at a known step (a timer raced the save's turns, and a quick save finished before it fired).
+   */
+  const changingAt = (atPause: (n: number) => void): Slicer => {
+    const slicer = everyTurn();
+    const pause = slicer.pause.bind(slicer);
+    let n = 0;
+    slicer.pause = async () => {
+      atPause(n++);
+      return pause();
+    };
+    return slicer;
+  };
 
   it('round-trips across many event-loop turns: records, stamps, vectors and the sign prefilter', async () => {
     const store = new VectorStore('nomic-embed-text');
@@ -187,9 +201,11 @@ describe('the semantic index file, saved and loaded in slices', () => {
 
   it('saves the state the store reached when it changed during the save', async () => {
     const store = storeOf(3000, () => vec(dim));
-    const saving = encodeSemanticIndex(store, new Map(), everyTurn());
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    store.removeNote('n5.md');
+    const saving = encodeSemanticIndex(
+      store,
+      new Map(),
+      changingAt((n) => n === 0 && store.removeNote('n5.md')),
+    );
     const back = (await decodeSemanticIndex(await saving))!;
     expect(back.store.size).toBe(2999);
     expect(back.store.has('n5.md')).toBe(false);
@@ -199,10 +215,8 @@ describe('the semantic index file, saved and loaded in slices', () => {
 
   it('gives up with a clear error when the store changes during every try', async () => {
     const store = storeOf(3000, () => vec(dim));
-    let i = 0;
-    const churn = setInterval(() => store.setNote(`churn${i++}.md`, [{ record: record('c.md'), vector: vec(dim) }]), 0);
-    await expect(encodeSemanticIndex(store, new Map(), everyTurn())).rejects.toThrow(/changed during 3 saves in a row/);
-    clearInterval(churn);
+    const churn = changingAt((n) => store.setNote(`churn${n}.md`, [{ record: record('c.md'), vector: vec(dim) }]));
+    await expect(encodeSemanticIndex(store, new Map(), churn)).rejects.toThrow(/changed during 3 saves in a row/);
   });
 
   it('reads an old-format, damaged or foreign file as null so the index is rebuilt', async () => {
