@@ -52,7 +52,9 @@ d('a vault-mcp-widget that navigates its frame away, in headless Chromium', () =
     await fsp.writeFile(path.join(dir, 'note.html'), html);
     browser = await launchChromium();
     page = await browser.newPage();
-    await page.goto(`file://${path.join(dir, 'note.html')}`);
+    // Not `load`: a page's load waits for its frames, and the slow widget's frame may be navigating to the response that never
+    // ends before the page's own load fires (a CI run timed out at 30 s that way); the tests wait for what they need.
+    await page.goto(`file://${path.join(dir, 'note.html')}`, { waitUntil: 'domcontentloaded' });
   });
 
   afterAll(async () => {
