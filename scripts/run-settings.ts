@@ -119,13 +119,15 @@ export async function readSettingsFile(path: string, shown: string): Promise<Vau
       throw new RunInputError(`${named} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`);
     throw new RunInputError(`${named} cannot be read (${code ?? (error as Error).message}); check its permissions, or pass another file.`);
   }
-  if (text.replace(/^\uFEFF/, '').trim() === '')
+  // A leading byte order mark is not part of the JSON (RFC 8259 §8.1); JSON.parse would refuse it.
+  const json = text.replace(/^\uFEFF/, '');
+  if (json.trim() === '')
     throw new RunInputError(
       `${shown} is empty; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}, or pass another file.`,
     );
   let data: unknown;
   try {
-    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+    data = JSON.parse(json);
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep(shown);
     throw new RunInputError(`${shown} is not JSON (${jsonProblem(error as Error, text)}); fix the file so it parses, or pass another one.`);
@@ -133,7 +135,7 @@ export async function readSettingsFile(path: string, shown: string): Promise<Vau
   let verdict: ReturnType<typeof checkSettingsData>;
   try {
     // JSON.parse keeps the last of two equal keys: a second "access" would drop the first one's quarantine unseen.
-    const twice = repeatedKey(text.replace(/^\uFEFF/, ''));
+    const twice = repeatedKey(json);
     if (twice)
       throw new RunInputError(
         `${shown}: ${twice.path} is given twice (line ${twice.line}, column ${twice.column}); a JSON reader keeps only the last, so merge them into one.`,
