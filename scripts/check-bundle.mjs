@@ -333,8 +333,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * backtracking over repeated parts (`/.*needle/` was told of nested quantifiers it did not have) and what to narrow.
  * +0.1 KB: `server.maxBodyBytes` under 64 KiB read as the default, refused by the strict check. +0.1 KB: a snippet
  * counts a word's longer forms as the word and only the stretch it shows (`line 4999` showed `line 0`).
+ * +0.6 KB (session 36): an order test on text (`[status:>abc]`, which found nothing) is refused naming the
+ * text tests; a regex too slow on one note names that note and the `-path:"…"` term that leaves it out.
  */
-const BUDGET_BYTES = 898_000;
+const BUDGET_BYTES = 898_800;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

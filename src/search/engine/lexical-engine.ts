@@ -533,6 +533,7 @@ export class LexicalEngine {
         const ok = guard.testAll(
           node.regex,
           loaded.map((l) => l.text.body),
+          loaded.map((l) => l.note.path),
         );
         const set = regexHits.get(node) as Set<string>;
         loaded.forEach((l, k) => {

@@ -109,6 +109,15 @@ function propertyKey(note: NoteRecord, name: string): string | undefined {
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
 
+/**
+ * True when a `[prop:>value]` test (or `<`, `>=`, `<=`) can order notes by `value`: a number
+ * (`5`, `-1.5`, `2e3`) or a date starting `YYYY-MM-DD`. Any other value orders nothing
+ * (see {@link matchProperty}), so the query parser refuses it rather than answer no notes.
+ */
+export function ordersByValue(value: string): boolean {
+  return NUMBER.test(value) || ISO_DATE.test(value);
+}
+
 function compareItem(item: unknown, cmp: string, wanted: string): boolean {
   if (item === null || item === undefined) return false;
   const text = item instanceof Date ? item.toISOString() : stringify(item).trim();

@@ -149,6 +149,7 @@ export function evaluateBatch(
       const ok = guard.testAll(
         node.regex,
         items.map((i) => i.text.full),
+        items.map((i) => i.note.path),
       );
       runs.absent.set(node, new Set(items.filter((_, k) => !ok[k]).map((i) => i.text)));
     }

@@ -1,5 +1,5 @@
 import * as vm from 'node:vm';
-import { ToolError } from '../../errors';
+import { inputExcerpt, quoteInput, ToolError } from '../../errors';
 import { yieldToEventLoop } from '../engine/slicer';
 import { slowRegexCause } from './regex-repeats';
 
@@ -93,19 +93,21 @@ export class RegexGuard {
    * Tests `regex` on every input in one timed run.
    * @param regex a regex without the `g` or `y` flag (so `test` does not use `lastIndex`)
    * @param inputs strings to test
+   * @param notes the vault path of the note each input comes from, when the caller may be told it
+   *   (a note it can read): a refusal for one input's {@link RUN_LIMIT_MS} then names that note
    * @returns one boolean per input, in order
    * @throws ToolError('invalid_argument') when the runs exceed what is left of the budget, or
    *   the regex needs more than {@link RUN_LIMIT_MS} on one input.
    */
-  testAll(regex: RegExp, inputs: string[]): boolean[] {
+  testAll(regex: RegExp, inputs: string[], notes?: readonly string[]): boolean[] {
     if (inputs.length === 0) return [];
     const out: boolean[] = [];
     if (this.run(TEST_ALL, regex, inputs, out, 0)) return out;
-    if (inputs.length === 1) throw this.exhausted(regex);
+    if (inputs.length === 1) throw this.exhausted(regex, notes?.[0]);
     // The batch outran one run's limit: each input alone, so only an input that needs more is too slow.
-    return inputs.map((input) => {
+    return inputs.map((input, k) => {
       const one: boolean[] = [];
-      if (!this.run(TEST_ALL, regex, [input], one, 0)) throw this.exhausted(regex);
+      if (!this.run(TEST_ALL, regex, [input], one, 0)) throw this.exhausted(regex, notes?.[k]);
       return one[0];
     });
   }
@@ -113,11 +115,12 @@ export class RegexGuard {
   /**
    * Every match of a global regex in `text`, up to `limit` matches, as [start, end) UTF-16 offsets.
    * @param regex a regex with the `g` flag
+   * @param note the vault path of the note `text` comes from, when the caller may be told it: named by a refusal
    * @throws ToolError('invalid_argument') when the run exceeds what is left of the budget or {@link RUN_LIMIT_MS}.
    */
-  matchAll(regex: RegExp, text: string, limit: number): { start: number; end: number }[] {
+  matchAll(regex: RegExp, text: string, limit: number, note?: string): { start: number; end: number }[] {
     const out: number[] = [];
-    if (!this.run(MATCH_ALL, regex, [text], out, limit)) throw this.exhausted(regex);
+    if (!this.run(MATCH_ALL, regex, [text], out, limit)) throw this.exhausted(regex, note);
     const spans: { start: number; end: number }[] = [];
     for (let i = 0; i < out.length; i += 2) spans.push({ start: out[i], end: out[i] + out[i + 1] });
     return spans;
@@ -167,13 +170,23 @@ export class RegexGuard {
     }
   }
 
-  /** Spends what is left of the budget (later runs of this search are refused) and returns the refusal. */
-  private exhausted(regex: RegExp): ToolError {
+  /**
+   * Spends what is left of the budget (later runs of this search are refused) and returns the refusal.
+   * @param note the note whose one input outran {@link RUN_LIMIT_MS}, when known and readable by the caller
+   */
+  private exhausted(regex: RegExp, note?: string): ToolError {
     this.spentMs = this.budgetMs;
-    return tooSlow(regex);
+    return tooSlow(regex, note);
   }
 }
 
-function tooSlow(regex: RegExp): ToolError {
-  return new ToolError('invalid_argument', `The regular expression /${regex.source}/ is too slow on these notes ${slowRegexCause(regex)}`);
+function tooSlow(regex: RegExp, note?: string): ToolError {
+  const shown = `The regular expression /${regex.source}/`;
+  if (note === undefined) return new ToolError('invalid_argument', `${shown} is too slow on these notes ${slowRegexCause(regex)}`);
+  // A path holding a double quote cannot be written in a quoted path: term.
+  const without = note.includes('"') ? 'leave that note out with -path:' : `-path:"${inputExcerpt(note)}" leaves that note out`;
+  return new ToolError(
+    'invalid_argument',
+    `${shown} is too slow on the note ${quoteInput(note)}, over ${RUN_LIMIT_MS} ms on it alone ${slowRegexCause(regex)} Or search without it: ${without}.`,
+  );
 }

@@ -24,15 +24,16 @@ const MAX_LEAF_MATCHES = 1000;
  * @param leaves positive word/phrase/regex nodes (see `positiveLeaves`)
  * @param matchedTerms normalized index terms the note matched for its words
  * @param guard runs the user's regexes with the search's time budget
+ * @param note the note's vault path, named when a regex is too slow on it (RegexGuard.matchAll)
  * @returns spans into `body`, sorted by start, overlapping or touching spans merged
  * @throws ToolError('invalid_argument') from `guard` when a user regex exceeds the time budget
  */
-export function matchSpans(body: string, leaves: QueryNode[], matchedTerms: ReadonlySet<string>, guard: RegexGuard): Span[] {
+export function matchSpans(body: string, leaves: QueryNode[], matchedTerms: ReadonlySet<string>, guard: RegexGuard, note?: string): Span[] {
   const found: Span[] = [];
   let termsDone = false;
   for (const leaf of leaves) {
     if (leaf.kind === 'regex') {
-      found.push(...guard.matchAll(globalRegex(leaf.regex), body, MAX_LEAF_MATCHES));
+      found.push(...guard.matchAll(globalRegex(leaf.regex), body, MAX_LEAF_MATCHES, note));
     } else if (leaf.kind === 'phrase' || (leaf.kind === 'word' && !decidedByIndex(leaf.text))) {
       const literal = literalPattern(leaf.text);
       found.push(...allMatches(new RegExp(literal.source, literal.flags + 'g'), body));

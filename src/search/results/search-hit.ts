@@ -38,7 +38,7 @@ export async function toHit(
     return null;
   }
   if (text === null) return REFUSED;
-  const place = placeSnippet(text, leaves, m.terms, guard, notes.outline(file, text));
+  const place = placeSnippet(text, leaves, m.terms, guard, notes.outline(file, text), SNIPPET_WIDTH, m.note.path);
   const section = place.section;
   return {
     path: m.note.path,

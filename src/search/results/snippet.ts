@@ -55,7 +55,7 @@ export interface SnippetPlace {
  * `fields: "metadata"`, still needs for `section`): finds the matches of the query's positive
  * words, phrases and regexes in the body (never in the frontmatter), picks the section where
  * they concentrate, and the match starting the densest cluster of `width` characters in it.
- * Parameters and throws as {@link buildSnippet}.
+ * Parameters and throws as {@link buildSnippet}; `note`, the note's vault path, is named when a regex is too slow on it.
  * @returns the place; without a body match, `anchor`, `matchOffset` and `section` null
  */
 export function placeSnippet(
@@ -65,9 +65,10 @@ export function placeSnippet(
   guard: RegexGuard,
   outline: readonly NoteSection[] = [],
   width = SNIPPET_WIDTH,
+  note?: string,
 ): SnippetPlace {
   const bodyAt = bodyStart(text);
-  const spans = matchSpans(text.slice(bodyAt), leaves, matchedTerms, guard);
+  const spans = matchSpans(text.slice(bodyAt), leaves, matchedTerms, guard, note);
   const inText = spans.map((s) => ({ start: bodyAt + s.start, end: bodyAt + s.end }));
   const words = leaves.flatMap((leaf) => (leaf.kind === 'word' ? queryTerms(leaf.text) : []));
   const ranked = bestSection(text, withPreamble(outline, text, bodyAt), inText, words);

@@ -3,6 +3,7 @@ import type { CompareOp, QueryNode } from './query-ast';
 import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query-literals';
 import { isOperator, isScopeOperator, operatorExample } from './query-operators';
 import { namesNoCalendarDay } from '../../calendar-date';
+import { ordersByValue } from '../note-filters';
 
 /** The refusal of a query with nothing in it (empty, spaces, or only invisible characters), from the parser and the search tool's argument check. */
 export const EMPTY_QUERY = 'The search query is empty; pass words, a "phrase" or an operator such as tag:project.';
@@ -371,6 +372,12 @@ class QueryParser {
       if (given === value && namesNoCalendarDay(value))
         this.fail(
           `has the property filter [${inner}] whose date ${quoteInput(value)} is not a calendar day; write dates as YYYY-MM-DD, e.g. 2026-01-15`,
+        );
+      if (cmp[1] !== '=' && !ordersByValue(value))
+        this.fail(
+          `has the property filter [${inner}], which orders by ${quoteInput(value)}, neither a number nor a date; ` +
+            `${cmp[1]} compares numbers and dates (YYYY-MM-DD) only: write [${name}:${given}] for notes whose ${name} contains it, ` +
+            `or [${name}:=${given}] for that exact value`,
         );
       return { kind: 'property', name, test: { op: 'compare', cmp: cmp[1] as CompareOp, value } };
     }

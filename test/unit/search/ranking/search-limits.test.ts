@@ -104,8 +104,17 @@ describe('RegexGuard', () => {
   it('a regex that outruns one run on one input is too slow with budget left, and the search refuses it from then on', () => {
     // The budget (1000 ms) is far from spent: one synchronous run may take RUN_LIMIT_MS only.
     const guard = new RegexGuard();
-    expect(toolError(() => guard.testAll(/^(a+)+$/, ['aa', 'a'.repeat(30000) + '!', 'a'])).message).toMatch('too slow');
+    expect(toolError(() => guard.testAll(/^(a+)+$/, ['aa', 'a'.repeat(30000) + '!', 'a'])).message).toMatch('too slow on these notes');
     expect(toolError(() => guard.testAll(/b/, ['b'])).message).toMatch('too slow');
+  });
+
+  it('names the note whose one input outran the run, when the caller gives the notes', () => {
+    const long = 'a'.repeat(30000) + '!';
+    expect(toolError(() => new RegexGuard().testAll(/^(a+)+$/, ['aa', long, 'a'], ['A.md', 'Long/B.md', 'C.md'])).message).toMatch(
+      /^The regular expression \/\^\(a\+\)\+\$\/ is too slow on the note 'Long\/B\.md', over 50 ms on it alone \(it backtracks.* Or search without it: -path:"Long\/B\.md" leaves that note out\.$/,
+    );
+    expect(toolError(() => new RegexGuard().testAll(/^(a+)+$/, [long], ['Long/B.md'])).message).toMatch("on the note 'Long/B.md'");
+    expect(toolError(() => new RegexGuard().matchAll(/^(a+)+$/g, long, 10, 'Long/B.md')).message).toMatch("on the note 'Long/B.md'");
   });
 
   /** The order in which an already queued macrotask and `await guard.pause()` finish. */
