@@ -6,6 +6,7 @@ import type { VaultMcpSettings } from '../src/settings/settings';
 import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { REVIEW_COMMANDS_HELP } from '../src/ui/review/review-commands';
 import { visibleText } from '../src/diff/visible-text';
+import { inputExcerpt } from '../src/errors';
 import { ACTIVITY_COMMANDS_HELP } from '../src/ui/activity/activity-commands';
 import { enabledTools, toolsForKey } from '../src/tools/registry';
 import type { RunOptions } from './run-options';
@@ -36,8 +37,25 @@ export interface RunDetails {
 /** A key's roots for its start line, each marked when the key may read no note there ({@link RunDetails.readable}). */
 function rootsWord(label: string, roots: readonly string[], run: RunDetails): string {
   if (roots.length === 0) return '';
-  const shown = roots.map((root) => `${formatRootList([root])}${run.readable?.(label, root) === false ? ' (no note readable there)' : ''}`);
-  return `, roots ${shown.join(', ')}`;
+  const shown = roots.map(
+    (root) => `${inputExcerpt(formatRootList([root]))}${run.readable?.(label, root) === false ? ' (no note readable there)' : ''}`,
+  );
+  return `, roots ${shownList(shown)}`;
+}
+
+/** Most items a start line lists ({@link shownList}). */
+const MOST_LISTED = 20;
+
+/**
+ * A start line's list of folders, roots or links: at most {@link MOST_LISTED} items, then how many
+ * more there are. A settings file may list 100,000 folders: the line stays readable. (Each item's
+ * name is cut by its caller, errors.ts inputExcerpt, before any words are added to it.)
+ * @returns the items joined by `, `, e.g. `A, B, … and 99,998 more`.
+ */
+function shownList(items: readonly string[]): string {
+  const shown = items.slice(0, MOST_LISTED);
+  const more = items.length - shown.length;
+  return more > 0 ? `${shown.join(', ')}, … and ${more.toLocaleString('en-US')} more` : shown.join(', ');
 }
 
 /**
@@ -70,17 +88,17 @@ export function startupLines(options: RunOptions, url: string, token: string, va
   // A folder not there yet is named so: it is quarantined once created, but it protects nothing now (a typo shows).
   const shown = quarantine.map((q) => {
     // Spaces at a folder's ends are part of its name: quoted, so ` Sp ` cannot pass for `Sp`.
-    const folder = q.folder.trim() === q.folder ? q.folder : JSON.stringify(q.folder);
+    const folder = inputExcerpt(q.folder.trim() === q.folder ? q.folder : JSON.stringify(q.folder));
     return q.exists ? folder : `${folder} (no such folder yet)`;
   });
-  if (shown.length) lines.push(`Quarantined: ${shown.join(', ')} (besides the config folder, dot-folders and _private)`);
+  if (shown.length) lines.push(`Quarantined: ${shownList(shown)} (besides the config folder, dot-folders and _private)`);
   // A trusted link that is not there, or is no link, trusts nothing: said, so a typo shows.
   const trusted = (run.trustedLinks ?? []).map(({ link, state }) => {
-    const name = link.trim() === link ? link : JSON.stringify(link);
+    const name = inputExcerpt(link.trim() === link ? link : JSON.stringify(link));
     if (state === 'missing') return `${name} (no such link yet)`;
     return state === 'not-a-link' ? `${name} (not a symbolic link: trusts nothing)` : name;
   });
-  if (trusted.length) lines.push(`Trusted links out of the vault: ${trusted.join(', ')}`);
+  if (trusted.length) lines.push(`Trusted links out of the vault: ${shownList(trusted)}`);
   lines.push(semanticLine(settings.ai));
   for (const snippet of clientSnippets(url, token)) {
     lines.push(`${snippet.title}: ${snippet.where}`, ...snippet.text.split('\n').map((line) => `  ${line}`));
@@ -143,7 +161,7 @@ function keyLine(key: KeyRecord, token: string | undefined, settings: VaultMcpSe
   const scope = key.scope === 'cloud' ? 'scope cloud (this loopback server refuses it)' : `scope ${key.scope}`;
   // A chosen tool set that names only tools switched off (write tools while writes are off, say) leaves the key nothing.
   const none = toolsForKey(enabledTools(settings), key.tools).length === 0 ? ', no tool (every tool its tool set names is off)' : '';
-  return `Key "${key.label}": mode ${key.mode}, ${scope}${rootsWord(key.label, key.roots, run)}${none}; token (shown once): ${token ?? '(none)'}`;
+  return `Key "${inputExcerpt(key.label)}": mode ${key.mode}, ${scope}${rootsWord(key.label, key.roots, run)}${none}; token (shown once): ${token ?? '(none)'}`;
 }
 
 /** Whether semantic search is on for the run, and how to turn it on when it is off. */

@@ -2,7 +2,7 @@
  * The vault side of `npm start` (scripts/headless.ts): which folder to serve, whether the
  * run's `--roots` name folders a key can see there, and the clean-up when the run stops.
  */
-import { existsSync, promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp, type Dirent } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { isIgnoredLink } from '../test/host/vault/watcher';
@@ -224,13 +224,16 @@ export async function resolveQuarantine(
   const folders = [vaultDir, await fsp.realpath(vaultDir)];
   const disk = vaultOnDisk(folders, (top) => existsSync(nodePath.join(vaultDir, top)));
   const out: ResolvedQuarantine = { folders: [], problems: [] };
+  // Entries by the thousand (a generated list) must not cost a scan of those kept, nor a listing of the same folder, each.
+  const kept = new Set<string>();
+  const listings: FolderListings = new Map();
   for (const [index, entry] of entries.entries()) {
     const verdict = readQuarantineEntry(entry, (e) => lexicalVaultPath(e, disk));
     if (!verdict.ok) {
       out.problems.push(`${name(entry, index)} ${verdict.reason}; ${QUARANTINE_ADVICE}.`);
       continue;
     }
-    const found = await folderOnDisk(vaultDir, verdict.folder);
+    const found = await folderOnDisk(vaultDir, verdict.folder, listings);
     // Quarantine takes folders: an entry naming a note or file would pass for a quarantined folder while it hides one file.
     const stat = 'path' in found ? await fsp.stat(nodePath.join(vaultDir, found.path)).catch(() => null) : null;
     if ('path' in found && stat?.isFile()) {
@@ -238,7 +241,9 @@ export async function resolveQuarantine(
       continue;
     }
     const { folder, exists } = 'path' in found ? { folder: found.path, exists: true } : { folder: verdict.folder, exists: !found.missing };
-    if (!out.folders.some((f) => f.folder === folder)) out.folders.push({ folder, exists });
+    if (kept.has(folder)) continue;
+    kept.add(folder);
+    out.folders.push({ folder, exists });
   }
   return out;
 }
@@ -251,16 +256,30 @@ async function existingFolder(vaultDir: string, root: string): Promise<string | 
   return stat?.isDirectory() ? found.path : null;
 }
 
+/** Folder listings read once per call of {@link resolveQuarantine}, by absolute folder path. */
+type FolderListings = Map<string, Promise<Dirent[]>>;
+
 /**
  * The entry `root` names below `vaultDir`, one segment at a time by matchName (see {@link resolveRoots}):
  * its vault path in the disk's spelling (NFC, as vault paths are), or why nothing is named, in words
  * that say what to do (`missing` when nothing is there in any case; false for case twins).
+ * @param listings folders already listed, shared by the lookups of one list (a folder unreadable lists as empty)
  */
-async function folderOnDisk(vaultDir: string, root: string): Promise<{ path: string } | { problem: string; missing: boolean }> {
+async function folderOnDisk(
+  vaultDir: string,
+  root: string,
+  listings: FolderListings = new Map(),
+): Promise<{ path: string } | { problem: string; missing: boolean }> {
   const found: string[] = [];
   const segments = root.split('/');
   for (const [i, segment] of segments.entries()) {
-    const entries = await fsp.readdir(nodePath.join(vaultDir, ...found), { withFileTypes: true }).catch(() => []);
+    const at = nodePath.join(vaultDir, ...found);
+    let listing = listings.get(at);
+    if (listing === undefined) {
+      listing = fsp.readdir(at, { withFileTypes: true }).catch(() => []);
+      listings.set(at, listing);
+    }
+    const entries = await listing;
     const last = i === segments.length - 1;
     const match = matchName(
       entries,

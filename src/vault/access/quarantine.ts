@@ -138,8 +138,8 @@ export function fileKind(file: string): 'note' | 'file' {
  * is `_private/`, and refusing too much is the safe side.
  */
 export class Quarantine {
-  /** The last user list seen and the folder prefixes derived from it (re-derived when it changes). */
-  private cached: { key: string; folders: string[]; folded: string[] } | null = null;
+  /** A copy of the last user list seen and the folder prefixes derived from it (re-derived when it changes): each folded prefix to its folder. */
+  private cached: { list: string[]; folders: Map<string, string> } | null = null;
   /** The last folder path whose every name passed {@link isClosedName} (a fact of the path alone, so it never goes stale). */
   private openFolder: string | null = null;
 
@@ -203,34 +203,40 @@ export class Quarantine {
   }
 
   /**
-   * The first quarantined folder prefix besides the segment rules (configDir, then the user's
+   * The outermost quarantined folder besides the segment rules (configDir or one of the user's
    * list) that `path` is or lies inside, compared case- and normalization-insensitively as
-   * `isPathInside(path, folder, true)` does; undefined when none.
+   * `isPathInside(path, folder, true)` does; undefined when none. One lookup per folder of
+   * `path`, however long the list (a list of 100,000 folders was scanned whole per path).
    */
   private closingFolder(path: string): string | undefined {
-    const { folders, folded } = this.folders();
+    const folders = this.folders();
     const p = foldPath(path);
-    for (let i = 0; i < folders.length; i++) if (p === folded[i] || p.startsWith(`${folded[i]}/`)) return folders[i];
-    return undefined;
+    for (let slash = p.indexOf('/'); slash >= 0; slash = p.indexOf('/', slash + 1)) {
+      const folder = folders.get(p.slice(0, slash));
+      if (folder !== undefined) return folder;
+    }
+    return folders.get(p);
   }
 
   /**
-   * The quarantined folder prefixes besides the segment rules: configDir plus the user's list,
-   * and each one folded (foldPath). Called once per note on list and search paths, so the parsed
-   * list is reused until the user's list changes (compared by content, since settings may be
-   * edited in place).
+   * The quarantined folders besides the segment rules, configDir first and then the user's list,
+   * by their folded form (foldPath; the first of two that fold alike is kept). Called once per
+   * note on list and search paths, so the parsed list is reused until the user's list changes
+   * (compared entry by entry with a copy, since settings may be edited in place).
    */
-  private folders(): { folders: string[]; folded: string[] } {
+  private folders(): Map<string, string> {
     const source = this.userFolders();
-    const key = source.join('\u0000');
-    if (this.cached?.key === key) return this.cached;
-    const out: string[] = [];
+    const cached = this.cached;
+    if (cached !== null && cached.list.length === source.length && cached.list.every((entry, i) => entry === source[i]))
+      return cached.folders;
+    const folders = new Map<string, string>();
     for (const entry of [this.configDir, ...source]) {
       const verdict = readQuarantineEntry(entry, this.toVaultPath);
-      if (verdict.ok) out.push(verdict.folder);
+      const folded = verdict.ok ? foldPath(verdict.folder) : '';
+      if (verdict.ok && !folders.has(folded)) folders.set(folded, verdict.folder);
     }
-    this.cached = { key, folders: out, folded: out.map(foldPath) };
-    return this.cached;
+    this.cached = { list: [...source], folders };
+    return folders;
   }
 }
 

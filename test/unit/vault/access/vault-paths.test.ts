@@ -284,6 +284,25 @@ describe('Quarantine', () => {
     expect(scanned.contains('Projects/a.md')).toBe(true);
   });
 
+  test('a nested entry closes its folder, the outer one named; an entry edited in place is read anew; a list of 100,000 folders', () => {
+    const list = ['Work/HR', 'Work'];
+    const nested = new Quarantine('.obsidian', () => list);
+    expect(nested.refusal('work/hr/pay.md')).toMatch("is inside 'work', a folder the user closed to agents");
+    list[1] = 'Play';
+    expect(nested.refusal('work/hr/pay.md')).toMatch("is inside 'work/hr', a folder the user closed to agents");
+    expect(nested.contains('Work/plan.md')).toBe(false);
+    expect(nested.contains('PLAY/x.md')).toBe(true);
+    const many = Array.from({ length: 100_000 }, (_, i) => `Q/f${i}`);
+    const large = new Quarantine('.obsidian', () => many);
+    expect(['Q/f99999/x.md', 'Q/f100000/x.md', 'Q/f5', 'q/F5/a/b.md', 'Q/x.md'].map((p) => large.contains(p))).toEqual([
+      true,
+      false,
+      true,
+      true,
+      false,
+    ]);
+  });
+
   test('reads the user list on every check and honours a custom config dir', () => {
     const list: string[] = [];
     const custom = new Quarantine('config', () => list);
