@@ -335,8 +335,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * counts a word's longer forms as the word and only the stretch it shows (`line 4999` showed `line 0`).
  * +0.6 KB (session 36): an order test on text (`[status:>abc]`, which found nothing) is refused naming the
  * text tests; a regex too slow on one note names that note and the `-path:"…"` term that leaves it out.
+ * +0.3 KB: the quarantine's folders looked up by a path's folders (a Map) instead of a scan per path, and a batch
+ * without a session under a revision without batches told so (it was told to send initialize first).
  */
-const BUDGET_BYTES = 898_800;
+const BUDGET_BYTES = 899_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

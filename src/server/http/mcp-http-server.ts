@@ -306,6 +306,10 @@ export class McpHttpServer {
     }
     if (req.method === 'POST' && namesInitialize(body) && !containsInitialize(body))
       return { to: 'refused', refusal: MALFORMED_INITIALIZE };
+    const named = req.headers['mcp-protocol-version'];
+    // A batch naming a revision without batches (2026-07-28 needs no session either): told of the batch, not of a session.
+    if (req.method === 'POST' && Array.isArray(body) && typeof named === 'string' && REVISION.test(named) && !allowsBatches(named))
+      return { to: 'refused', refusal: batchRefusal(`MCP-Protocol-Version names MCP ${named}`) };
     if (req.method !== 'POST' || !containsInitialize(body)) return { to: 'refused', refusal: NO_SESSION };
     return { to: 'open' };
   }
@@ -466,13 +470,21 @@ export function allowsBatches(version: string): boolean {
 }
 
 /**
- * Refuses a JSON-RPC batch sent where the protocol revision has none (400, -32600, id null).
+ * The refusal of a JSON-RPC batch sent where the protocol revision has none (400, -32600, id null).
  * @param where what fixed the revision, e.g. "this session negotiated MCP 2025-06-18".
  */
-function refuseBatch(res: ServerResponse, where: string): void {
+function batchRefusal(where: string): Refusal {
   const message = `Invalid Request: ${where}, and JSON-RPC batches were removed in 2025-06-18; send one JSON-RPC message per request (POST each message on its own).`;
-  refuse(res, { status: 400, code: INVALID_REQUEST, message, id: null });
+  return { status: 400, code: INVALID_REQUEST, message, id: null };
 }
+
+/** Answers {@link batchRefusal}. */
+function refuseBatch(res: ServerResponse, where: string): void {
+  refuse(res, batchRefusal(where));
+}
+
+/** How an MCP revision is spelt: its date (MCP "Versioning"). */
+const REVISION = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The MCP revision that removed JSON-RPC batching. */
 const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';

@@ -127,6 +127,28 @@ describe('JSON-RPC framing at the door', () => {
     expect(reply.status).toBe(400);
     const [message] = messagesOf(reply) as RpcMessage[];
     expect(message.error).toMatchObject({ code: -32600, message: expect.stringMatching(/batch/) });
+    // Without the envelope or Mcp-Method (a hand-made batch): told of the batch, not that a session is missing (2026-07-28 needs none).
+    for (const version of ['2026-07-28', '2025-11-25']) {
+      const bare = await raw(booted.port, {
+        headers: { Authorization: `Bearer ${booted.token}`, 'MCP-Protocol-Version': version },
+        body: PINGS,
+      });
+      expect(bare.status).toBe(400);
+      expect((messagesOf(bare) as RpcMessage[])[0]).toMatchObject({
+        id: null,
+        error: {
+          code: -32600,
+          message: `Invalid Request: MCP-Protocol-Version names MCP ${version}, and JSON-RPC batches were removed in 2025-06-18; send one JSON-RPC message per request (POST each message on its own).`,
+        },
+      });
+    }
+    // A revision with batches still needs its session first.
+    const older = await raw(booted.port, {
+      headers: { Authorization: `Bearer ${booted.token}`, 'MCP-Protocol-Version': '2025-03-26' },
+      body: PINGS,
+    });
+    expect(older.status).toBe(400);
+    expect(JSON.stringify(messagesOf(older))).toMatch('send initialize first');
   });
 
   it('refuses a request reusing the id of one still in flight; the first still answers', async () => {
