@@ -75,7 +75,7 @@ export async function readRunSettings(
       ? { settings, source: { kind: 'file', path }, ignored: own }
       : { settings, source: { kind: 'file', path } };
   }
-  if (ownExists) return { settings: await readSettingsFile(own, own), source: { kind: 'vault', path: own } };
+  if (ownExists) return { settings: await readSettingsFile(own, own, true), source: { kind: 'vault', path: own } };
   return { settings: defaultSettings(), source: null };
 }
 
@@ -84,11 +84,16 @@ export async function readRunSettings(
  * checked by checkSettingsData with the plugin's tool names; a key labelled "npm start" or with
  * the id "runkey" is refused (those are the run's own key's).
  * @param path the file. @param shown how to name it in messages (as the user typed it).
+ * @param vaultOwn true for the vault's own data.json (read without `--settings`): a file that is no
+ *   settings file is then told to be moved aside or replaced, not to be passed as another path.
  * @returns the settings, every missing key at its default.
  * @throws RunInputError for a missing, unreadable or non-JSON file (the first three naming the
  *   absolute `path` too when it differs from `shown`) and for the first wrong key.
  */
-export async function readSettingsFile(path: string, shown: string): Promise<VaultMcpSettings> {
+export async function readSettingsFile(path: string, shown: string, vaultOwn = false): Promise<VaultMcpSettings> {
+  const pass = vaultOwn
+    ? "move it aside to start from the defaults, or pass --settings with a JSON file in the plugin's data.json format"
+    : "pass the path of a JSON file in the plugin's data.json format";
   let text: string;
   try {
     // A pipe would wait for a writer (and hold the run past Ctrl-C), a device never ends: only a regular file is read.
@@ -96,12 +101,10 @@ export async function readSettingsFile(path: string, shown: string): Promise<Vau
     const named = shownPath(shown, path);
     if (stat.isFile() && stat.size > MAX_SETTINGS_BYTES)
       throw new RunInputError(
-        `${named} is ${(stat.size / 1e6).toFixed(0)} MB, too large for a settings file (at most ${MAX_SETTINGS_BYTES / 1e6} MB); pass the plugin's data.json or a file in its format.`,
+        `${named} is ${(stat.size / 1e6).toFixed(0)} MB, too large for a settings file (at most ${MAX_SETTINGS_BYTES / 1e6} MB); ${pass}.`,
       );
     if (!stat.isFile() && !stat.isDirectory())
-      throw new RunInputError(
-        `${named} is not a regular file (a pipe, socket or device); pass the path of a JSON file in the plugin's data.json format.`,
-      );
+      throw new RunInputError(`${named} is not a regular file (a pipe, socket or device); ${pass}.`);
     text = await fsp.readFile(path, 'utf8');
   } catch (error) {
     if (error instanceof RunInputError) throw error;
@@ -113,10 +116,8 @@ export async function readSettingsFile(path: string, shown: string): Promise<Vau
       throw new RunInputError(
         `${named} is a symbolic link to ${link}, which does not exist; point it at the settings file, or remove it to start from the defaults.`,
       );
-    if (code === 'ENOENT')
-      throw new RunInputError(`${named}: no such file; pass the path of a JSON file in the plugin's data.json format.`);
-    if (code === 'EISDIR')
-      throw new RunInputError(`${named} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`);
+    if (code === 'ENOENT') throw new RunInputError(`${named}: no such file; ${pass}.`);
+    if (code === 'EISDIR') throw new RunInputError(`${named} is a folder, not a settings file; ${pass}.`);
     throw new RunInputError(`${named} cannot be read (${code ?? (error as Error).message}); check its permissions, or pass another file.`);
   }
   // A leading byte order mark is not part of the JSON (RFC 8259 §8.1); JSON.parse would refuse it.

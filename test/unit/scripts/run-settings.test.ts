@@ -128,7 +128,7 @@ describe('npm start --settings FILE', () => {
     const big = await write('big.json', '');
     await fsp.truncate(big, 64_000_001);
     expect(await refusal(['--settings', big])).toBe(
-      `${big} is 64 MB, too large for a settings file (at most 64 MB); pass the plugin's data.json or a file in its format.`,
+      `${big} is 64 MB, too large for a settings file (at most 64 MB); pass the path of a JSON file in the plugin's data.json format.`,
     );
     const deepList = await write('deep.json', '['.repeat(200_000) + ']'.repeat(200_000));
     let nested = '1';
@@ -138,9 +138,14 @@ describe('npm start --settings FILE', () => {
       expect(await refusal(['--settings', deep])).toBe(
         `${deep} nests lists or objects thousands of levels deep, which no settings do; pass the plugin's data.json or a file in its format.`,
       );
-    // The vault's own data.json as a link to nothing: refused, not taken for no file (the defaults, its quarantine gone).
+    // The vault's own data.json as a folder: no path was passed, so it is told to be moved aside (it was told to pass a path).
     const own = pluginDataPath(vault, '.obsidian');
-    await fsp.mkdir(nodePath.dirname(own), { recursive: true });
+    await fsp.mkdir(own, { recursive: true });
+    expect(await refusal([])).toBe(
+      `${own} is a folder, not a settings file; move it aside to start from the defaults, or pass --settings with a JSON file in the plugin's data.json format.`,
+    );
+    await fsp.rmdir(own);
+    // The vault's own data.json as a link to nothing: refused, not taken for no file (the defaults, its quarantine gone).
     await fsp.symlink(nodePath.join(dir, 'gone.json'), own);
     expect(await refusal([])).toBe(
       `${own} is a symbolic link to ${nodePath.join(dir, 'gone.json')}, which does not exist; point it at the settings file, or remove it to start from the defaults.`,
