@@ -9,7 +9,7 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * @param {string} entry file under scripts/, e.g. "headless.ts" or "bench/scaling-row.ts"
+ * @param {string} entry file under scripts/, e.g. "start/headless.ts" or "bench/scaling-row.ts"
  * @returns {Promise<string>} the bundle's absolute path, build/<its name>.cjs
  */
 export async function bundle(entry) {
@@ -33,7 +33,7 @@ export async function bundle(entry) {
 }
 
 /**
- * @param {string} entry file name under scripts/, e.g. "headless.ts"
+ * @param {string} entry file name under scripts/, e.g. "start/headless.ts"
  * @param {string[]} [children] entries under scripts/ that the runner forks (each to build/<name>.cjs)
  */
 export async function runBundled(entry, children = []) {

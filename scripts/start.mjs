@@ -1,4 +1,4 @@
-// `npm start`: runs the headless runner (scripts/headless.ts) over the built main.js.
+// `npm start`: runs the headless runner (scripts/start/headless.ts) over the built main.js.
 import { runBundled } from './run-bundled.mjs';
 
-await runBundled('headless.ts');
+await runBundled('start/headless.ts');

@@ -308,7 +308,7 @@ export class NoteStore implements NoteReader {
    * so a root spelt in another case than the vault's folder (`projects` for `Projects/`) names that
    * folder on every disk and follows one rule (docs/security.md#key-roots). Matched as note paths
    * are (lookup.ts findEntry, by matchName: exact, then NFC, then the one entry equal ignoring case;
-   * case twins match none); `npm start` checks its roots on disk by the same matchName (scripts/run-vault.ts).
+   * case twins match none); `npm start` checks its roots on disk by the same matchName (scripts/start/run-vault.ts).
    * @param root a vault-relative normalized path (not `''`).
    * @returns the folder's path, or a note's path the scope-free rules let an agent read; null when
    *   nothing (or more than one case twin) is there, or it is quarantined or private.

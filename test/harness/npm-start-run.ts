@@ -37,14 +37,14 @@ export function buildMainJs(): void {
 }
 
 /**
- * Builds main.js and bundles the runner (scripts/headless.ts to build/headless.cjs) as `npm start`
+ * Builds main.js and bundles the runner (scripts/start/headless.ts to build/headless.cjs) as `npm start`
  * does before each run, once, so {@link startRunner} runs start the runner without bundling it
  * again (about 0.7 s a run). Call it in the test file's beforeAll.
  * @throws Error with esbuild's output when either build fails.
  */
 export function buildRunner(): void {
   buildMainJs();
-  const code = `import { bundle } from './scripts/run-bundled.mjs'; await bundle('headless.ts');`;
+  const code = `import { bundle } from './scripts/run-bundled.mjs'; await bundle('start/headless.ts');`;
   const build = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`Bundling the runner failed: ${build.stderr}`);
   runnerBuilt = true;

@@ -130,7 +130,7 @@ function walk(vault: Vault, path: string): { entry: TAbstractFile | null; matche
 
 /**
  * The one rule by which a typed name names an existing entry of a folder, whoever lists the folder
- * (the vault tree here; `npm start`'s check of key roots lists the disk, scripts/run-vault.ts, before
+ * (the vault tree here; `npm start`'s check of key roots lists the disk, scripts/start/run-vault.ts, before
  * any vault is loaded): the entry spelt exactly, else one equal in Unicode form (NFC), else the single
  * entry equal ignoring case as the case-insensitive disks fold names ({@link foldPath}), on every disk.
  * Case twins (possible on Linux) make that last step choose none.

@@ -14,7 +14,7 @@ const PATH_ONLY = /(^|[\\/])\.{0,2}([\\/]|$)/;
 /**
  * Where a vault is on disk, for paths.ts withoutVaultFolder: its folder spellings, the platform's
  * case rule (Windows and macOS ignore case) and the disk root's entries. The one builder for the
- * plugin (PathSpelling, from the app) and `npm start` (scripts/run-vault.ts, from the folder).
+ * plugin (PathSpelling, from the app) and `npm start` (scripts/start/run-vault.ts, from the folder).
  * @param folders the vault folder's absolute spellings (as opened, real path).
  * @param hasTopEntry true when the vault has a top-level entry with this (non-empty) name.
  */

@@ -1,5 +1,5 @@
 import { promises as fsp } from 'node:fs';
-import { stopRun } from '../../../scripts/run-vault';
+import { stopRun } from '../../../scripts/start/run-vault';
 import { DEMO_VAULT } from '../../harness/temp-copy';
 import { bootWriteEnv } from '../../harness/write-helpers';
 

@@ -1,6 +1,6 @@
-/** npm start's taken-port check and advice (scripts/port-check.ts). */
+/** npm start's taken-port check and advice (scripts/start/port-check.ts). */
 import { createServer, type Server } from 'node:net';
-import { portTaken, portTakenAdvice } from '../../../scripts/port-check';
+import { portTaken, portTakenAdvice } from '../../../scripts/start/port-check';
 
 async function listen(): Promise<{ server: Server; port: number }> {
   const server = createServer();

@@ -13,7 +13,7 @@ import {
   runCwd,
   shownValue,
   USAGE,
-} from '../../../scripts/run-options';
+} from '../../../scripts/start/run-options';
 
 const DEFAULTS = { mode: 'propose', allowWrites: false, roots: [], help: false, configDir: '.obsidian', allowRemote: false };
 
@@ -269,7 +269,7 @@ describe('docs/npm-start.md: the npm start commands it shows', () => {
     expect(tableFlags).toEqual(usageFlags);
   });
 
-  it('documents, here and in the README, the first line the runner prints (scripts/run-banner.ts startupLines)', () => {
+  it('documents, here and in the README, the first line the runner prints (scripts/start/run-banner.ts startupLines)', () => {
     const readme = readFileSync(nodePath.resolve(__dirname, '../../../README.md'), 'utf8');
     for (const text of [page, readme]) expect(text).toContain('\nMCP server listening on http://127.0.0.1:27200/mcp\n');
   });

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { countNotes, formatCount, LARGE_VAULT_NOTES, reportLoading } from '../../../scripts/run-progress';
+import { countNotes, formatCount, LARGE_VAULT_NOTES, reportLoading } from '../../../scripts/start/run-progress';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 
 describe('npm start: progress while a vault loads', () => {

@@ -10,7 +10,7 @@ import {
   STOPPING_LINE,
   watchParent,
   type StopActions,
-} from '../../../scripts/run-signals';
+} from '../../../scripts/start/run-signals';
 
 /** The actions a run passes, recording what happened; `finish` ends the orderly stop. */
 function recorder() {

@@ -2,11 +2,11 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStates } from '../../../scripts/run-vault';
-import { proposalLine, semanticStatusLine, startupLines, writesOffLine, type RunDetails } from '../../../scripts/run-banner';
+import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStates } from '../../../scripts/start/run-vault';
+import { proposalLine, semanticStatusLine, startupLines, writesOffLine, type RunDetails } from '../../../scripts/start/run-banner';
 import type { Proposal } from '../../../src/proposals/types';
 import { defaultSettings } from '../../../src/settings/settings';
-import { parseRunOptions } from '../../../scripts/run-options';
+import { parseRunOptions } from '../../../scripts/start/run-options';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 
 describe('npm start: the vault folder', () => {

@@ -6,26 +6,26 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type * as O from 'obsidian';
-import { provideObsidianModule } from './obsidian-module';
-import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
+import { provideObsidianModule } from '../obsidian-module';
+import { bootPlugin, type BootablePlugin } from '../../test/harness/boot-plugin';
 import { API_KEY_ENV, npmKeptFlags, parseRunOptions, runCwd, shownValue, USAGE, type RunOptions } from './run-options';
 import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStates } from './run-vault';
 import { proposalLine, semanticStatusLine, startupLines } from './run-banner';
 import { countNotes, formatCount, reportLoading } from './run-progress';
 import { handleStopSignals, PARENT_GONE_LINE, watchParent } from './run-signals';
-import type { ProposalStore } from '../src/proposals/store/proposal-store';
+import type { ProposalStore } from '../../src/proposals/store/proposal-store';
 import { applyRunFlags, newToken, readRunSettings, RUN_KEY_LABEL, runSecrets, RunInputError, type RunSettings } from './run-settings';
-import type { SemanticIndex, SemanticStatus } from '../src/search/semantic/semantic-index';
-import type { VaultMcpSettings } from '../src/settings/settings';
+import type { SemanticIndex, SemanticStatus } from '../../src/search/semantic/semantic-index';
+import type { VaultMcpSettings } from '../../src/settings/settings';
 import { portTaken, portTakenAdvice } from './port-check';
 import { createInterface } from 'node:readline';
-import type { SessionAddOn } from '../src/server/content/session-add-on';
-import { conformanceFixtures } from '../test/conformance-fixtures';
-import { runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
-import { ACTIVITY_COMMANDS_HELP, runActivityCommand, type ActivityCommandTarget } from '../src/ui/activity/activity-commands';
-import { rootsShown } from '../src/vault/paths/paths';
-import type { NoteStore } from '../src/vault/note-store';
-import { isWithinRoots } from '../src/vault/access/access-rules';
+import type { SessionAddOn } from '../../src/server/content/session-add-on';
+import { conformanceFixtures } from '../../test/conformance-fixtures';
+import { runReviewCommand, type ReviewCommandTarget } from '../../src/ui/review/review-commands';
+import { ACTIVITY_COMMANDS_HELP, runActivityCommand, type ActivityCommandTarget } from '../../src/ui/activity/activity-commands';
+import { rootsShown } from '../../src/vault/paths/paths';
+import type { NoteStore } from '../../src/vault/note-store';
+import { isWithinRoots } from '../../src/vault/access/access-rules';
 
 async function main(): Promise<void> {
   // A terminal that went away (closed window, `| head`: EIO, EPIPE) must not crash the run before it cleans up.

@@ -8,15 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { visit } from 'jsonc-parser';
-import { parseHttpUrl } from '../src/ai/providers/base-url';
-import { classifyBaseUrl } from '../src/ai/providers/classify';
-import { resolveEmbeddingConfig } from '../src/ai/embeddings/embedding-gates';
-import { AI_API_KEY_SECRET_ID } from '../src/ai/secret-id';
-import { checkSettingsData, shownKeyName } from '../src/settings/check-settings';
-import { secretIdForKey, type KeyRecord } from '../src/settings/key-record';
-import { defaultSettings, type VaultMcpSettings } from '../src/settings/settings';
-import { ALL_TOOLS } from '../src/tools/registry';
-import { BOOT_KEY_ID } from '../test/harness/boot-plugin';
+import { parseHttpUrl } from '../../src/ai/providers/base-url';
+import { classifyBaseUrl } from '../../src/ai/providers/classify';
+import { resolveEmbeddingConfig } from '../../src/ai/embeddings/embedding-gates';
+import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
+import { checkSettingsData, shownKeyName } from '../../src/settings/check-settings';
+import { secretIdForKey, type KeyRecord } from '../../src/settings/key-record';
+import { defaultSettings, type VaultMcpSettings } from '../../src/settings/settings';
+import { ALL_TOOLS } from '../../src/tools/registry';
+import { BOOT_KEY_ID } from '../../test/harness/boot-plugin';
 import { API_KEY_ENV, shownPath, type RunOptions } from './run-options';
 
 /** The label of the run's own key (the one `--token`, `--mode` and `--roots` describe). */

@@ -5,12 +5,12 @@
 import { existsSync, promises as fsp, type Dirent } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { isIgnoredLink } from '../test/host/vault/watcher';
-import { Quarantine, QUARANTINE_ADVICE, quarantineFileReason, readQuarantineEntry } from '../src/vault/access/quarantine';
-import { matchName } from '../src/vault/paths/lookup';
-import { pickListedRoot } from '../src/settings/key-roots';
-import { lexicalVaultPath } from '../src/vault/paths/paths';
-import { vaultOnDisk } from '../src/vault/paths/path-spelling';
+import { isIgnoredLink } from '../../test/host/vault/watcher';
+import { Quarantine, QUARANTINE_ADVICE, quarantineFileReason, readQuarantineEntry } from '../../src/vault/access/quarantine';
+import { matchName } from '../../src/vault/paths/lookup';
+import { pickListedRoot } from '../../src/settings/key-roots';
+import { lexicalVaultPath } from '../../src/vault/paths/paths';
+import { vaultOnDisk } from '../../src/vault/paths/path-spelling';
 import { shownPath } from './run-options';
 
 /** The folder `npm start` serves; `temporary` when it is a copy of the demo vault to remove at the end. */

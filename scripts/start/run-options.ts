@@ -1,10 +1,10 @@
 import { realpathSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { endsInV1, normalizeBaseUrl, parseHttpUrl } from '../src/ai/providers/base-url';
-import type { KeyMode } from '../src/settings/key-record';
-import { checkKeyRoot, splitRootList, untrimmedRoot } from '../src/settings/key-roots';
-import { MAX_PORT, MIN_PORT } from '../src/settings/settings';
+import { endsInV1, normalizeBaseUrl, parseHttpUrl } from '../../src/ai/providers/base-url';
+import type { KeyMode } from '../../src/settings/key-record';
+import { checkKeyRoot, splitRootList, untrimmedRoot } from '../../src/settings/key-roots';
+import { MAX_PORT, MIN_PORT } from '../../src/settings/settings';
 
 /** The environment variable a run reads the AI provider's API key from (a flag would land in shell history). */
 export const API_KEY_ENV = 'VAULT_MCP_AI_API_KEY';
