@@ -1,4 +1,4 @@
-// `node scripts/engine-signatures.mjs [notes] [out-file] [--time runs] [--warm]`: see scripts/engine-signatures.ts.
+// `node scripts/engine-signatures.mjs [notes] [out-file] [--time runs] [--warm]`: see scripts/profile/engine-signatures.ts.
 import { runBundled } from './run-bundled.mjs';
 
-await runBundled('engine-signatures.ts');
+await runBundled('profile/engine-signatures.ts');

@@ -1,4 +1,4 @@
-// `npm run test:load`: bundles scripts/load.ts (the runner) and scripts/load/load-server.ts
+// `npm run test:load`: bundles scripts/load/load.ts (the runner) and scripts/load/load-server.ts
 // (its server child) with the Obsidian host, then runs the runner over the built main.js.
 // autocannon stays external (its worker files are loaded by path).
 import esbuild from 'esbuild';
@@ -21,5 +21,9 @@ await esbuild.build({
   entryPoints: [path.join(root, 'scripts', 'load', 'load-server.ts')],
   outfile: path.join(root, 'build', 'load-server.cjs'),
 });
-await esbuild.build({ ...common, entryPoints: [path.join(root, 'scripts', 'load.ts')], outfile: path.join(root, 'build', 'load.cjs') });
+await esbuild.build({
+  ...common,
+  entryPoints: [path.join(root, 'scripts', 'load', 'load.ts')],
+  outfile: path.join(root, 'build', 'load.cjs'),
+});
 createRequire(import.meta.url)(path.join(root, 'build', 'load.cjs'));

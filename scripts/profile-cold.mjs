@@ -1,4 +1,4 @@
-// `node scripts/profile-cold.mjs [notes | x7 | large] [--cpu] [--alloc] [--gc]`: see scripts/profile-cold.ts. Runs it with the bench row's heap limit (8 GB), as a row's process has.
+// `node scripts/profile-cold.mjs [notes | x7 | large] [--cpu] [--alloc] [--gc]`: see scripts/profile/profile-cold.ts. Runs it with the bench row's heap limit (8 GB), as a row's process has.
 // With --gc the run has V8's --trace-gc and --trace-incremental-marking, and this wrapper adds what of them fell in each long slice.
 import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
@@ -62,7 +62,7 @@ function printJoin(join, trace) {
   }
 }
 
-if (process.execArgv.some((flag) => flag.startsWith('--max-old-space-size'))) await runBundled('profile-cold.ts');
+if (process.execArgv.some((flag) => flag.startsWith('--max-old-space-size'))) await runBundled('profile/profile-cold.ts');
 else {
   const gc = process.argv.includes('--gc');
   const flags = ['--max-old-space-size=8192', ...(gc ? ['--trace-gc', '--trace-incremental-marking'] : [])];

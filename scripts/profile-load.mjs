@@ -1,4 +1,4 @@
-// `node scripts/profile-load.mjs <plugin folder> [--notes <vault folder>]`: see scripts/profile-load.ts.
+// `node scripts/profile-load.mjs <plugin folder> [--notes <vault folder>]`: see scripts/profile/profile-load.ts.
 import { runBundled } from './run-bundled.mjs';
 
-await runBundled('profile-load.ts');
+await runBundled('profile/profile-load.ts');

@@ -1,4 +1,4 @@
-// `node scripts/profile-page.mjs [notes | large]`: see scripts/profile-page.ts.
+// `node scripts/profile-page.mjs [notes | large]`: see scripts/profile/profile-page.ts.
 import { runBundled } from './run-bundled.mjs';
 
-await runBundled('profile-page.ts');
+await runBundled('profile/profile-page.ts');

@@ -1,4 +1,4 @@
-// `node scripts/profile-search.mjs [notes]`: see scripts/profile-search.ts.
+// `node scripts/profile-search.mjs [notes]`: see scripts/profile/profile-search.ts.
 import { runBundled } from './run-bundled.mjs';
 
-await runBundled('profile-search.ts');
+await runBundled('profile/profile-search.ts');

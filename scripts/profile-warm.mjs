@@ -1,4 +1,4 @@
-// `node scripts/profile-warm.mjs [notes | x7 | large] [--fresh]`: see scripts/profile-warm.ts.
+// `node scripts/profile-warm.mjs [notes | x7 | large] [--fresh]`: see scripts/profile/profile-warm.ts.
 import { runBundled } from './run-bundled.mjs';
 
-await runBundled('profile-warm.ts');
+await runBundled('profile/profile-warm.ts');

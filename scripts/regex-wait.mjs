@@ -1,4 +1,4 @@
-// `node scripts/regex-wait.mjs [sessions]`: see scripts/regex-wait.ts.
+// `node scripts/regex-wait.mjs [sessions]`: see scripts/profile/regex-wait.ts.
 import { runBundled } from './run-bundled.mjs';
 
-await runBundled('regex-wait.ts');
+await runBundled('profile/regex-wait.ts');

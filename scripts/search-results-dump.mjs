@@ -1,4 +1,4 @@
-// `node scripts/search-results-dump.mjs <notes | large> <out-file>`: see scripts/search-results-dump.ts.
+// `node scripts/search-results-dump.mjs <notes | large> <out-file>`: see scripts/profile/search-results-dump.ts.
 import { runBundled } from './run-bundled.mjs';
 
-await runBundled('search-results-dump.ts');
+await runBundled('profile/search-results-dump.ts');

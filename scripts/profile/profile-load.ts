@@ -17,8 +17,8 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { openIndex } from '../src/search/engine/index-file';
-import { LexicalEngine, type EngineLine } from '../src/search/engine/lexical-engine';
+import { openIndex } from '../../src/search/engine/index-file';
+import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-engine';
 
 /** Wall and CPU time of one stage, ms, over `n` lines. */
 interface Stage {

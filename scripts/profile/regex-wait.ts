@@ -9,11 +9,11 @@
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { provideObsidianModule } from './obsidian-module';
-import { bootPlugin, connectClient } from '../test/harness/boot-plugin';
-import { unpackLargeVault } from './bench/large-vault';
-import { percentiles } from './bench/measure';
-import VaultMcpPlugin from '../src/main';
+import { provideObsidianModule } from '../obsidian-module';
+import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
+import { unpackLargeVault } from '../bench/large-vault';
+import { percentiles } from '../bench/measure';
+import VaultMcpPlugin from '../../src/main';
 
 /** Regex searches that read every note's text and spend much of their regex time budget. */
 const SLOW_REGEXES = ['/(\\w+\\s*)+Get-Nothing/', '/[a-z]+q[a-z]+z[a-z]*x/', '/(?:[A-Z][a-z]+-)+[A-Z][a-z]+Zzz/'];

@@ -6,10 +6,10 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import VaultMcpPlugin from '../src/main';
-import type { PluginClass } from './bench/plugin-class';
-import { runToolExamples } from './tool-examples/generate';
-import { renderToolDocs } from './tool-examples/render';
+import VaultMcpPlugin from '../../src/main';
+import type { PluginClass } from '../bench/plugin-class';
+import { runToolExamples } from './generate';
+import { renderToolDocs } from './render';
 
 /** docs/tools.md, from build/ where this file runs once bundled. */
 const OUT = nodePath.resolve(__dirname, '../docs/tools.md');

@@ -29,16 +29,16 @@ import * as os from 'node:os';
 import * as v8 from 'node:v8';
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { provideObsidianModule } from './obsidian-module';
-import { bootPlugin, connectClient } from '../test/harness/boot-plugin';
-import { generateVault, generatedQueries, heavyQueries } from './bench/generate-vault';
-import { memoryMb, ms, percentiles } from './bench/measure';
-import { benchConfigDir } from './bench/plugin-class';
+import { provideObsidianModule } from '../obsidian-module';
+import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
+import { generateVault, generatedQueries, heavyQueries } from '../bench/generate-vault';
+import { memoryMb, ms, percentiles } from '../bench/measure';
+import { benchConfigDir } from '../bench/plugin-class';
 import { overlapMs, watchSlices, type Slice } from './profile-background';
 import { printWindow, watchGcPauses, type GcPause, type Profile } from './profile-summary';
 import { bundleModules, printPass, sortSamples, watchRequests } from './profile-requests';
-import { RemoteSearchClient } from './bench/remote-client';
-import VaultMcpPlugin from '../src/main';
+import { RemoteSearchClient } from '../bench/remote-client';
+import VaultMcpPlugin from '../../src/main';
 
 /** One timed call: wall and this process's CPU (user + system), ms; `start` its performance.now() at the call. */
 interface Sample {

@@ -6,7 +6,7 @@
  * or `restart`) to the `pause` that yields or the `mark` before an awaited write. Each slicer is
  * named by the first known function on the stack of its first slice's end. Prints nothing.
  */
-import { Slicer } from '../src/search/engine/slicer';
+import { Slicer } from '../../src/search/engine/slicer';
 
 /** One background slice: who ran it and when (performance.now() ms). */
 export interface Slice {

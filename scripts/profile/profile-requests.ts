@@ -8,7 +8,7 @@
 import * as dc from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { ms } from './bench/measure';
+import { ms } from '../bench/measure';
 import type { Profile } from './profile-summary';
 
 /** One HTTP request as the server saw it: from its `request` event to its response's `finish`, ms (performance.now). */

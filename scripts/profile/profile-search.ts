@@ -15,15 +15,15 @@ import * as inspector from 'node:inspector';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { provideObsidianModule } from './obsidian-module';
-import { bootPlugin, connectClient } from '../test/harness/boot-plugin';
-import { generateVault, generatedQueries, heavyQueries } from './bench/generate-vault';
-import { LARGE_QUERIES, unpackLargeVault } from './bench/large-vault';
-import { heapMb, memoryMb, ms, percentiles } from './bench/measure';
-import VaultMcpPlugin from '../src/main';
-import { UNRESTRICTED_SCOPE } from '../src/vault/access/access';
-import { parseQuery } from '../src/search/query/parser/query-parser';
-import { RegexGuard } from '../src/search/query/regex-guard';
+import { provideObsidianModule } from '../obsidian-module';
+import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
+import { generateVault, generatedQueries, heavyQueries } from '../bench/generate-vault';
+import { LARGE_QUERIES, unpackLargeVault } from '../bench/large-vault';
+import { heapMb, memoryMb, ms, percentiles } from '../bench/measure';
+import VaultMcpPlugin from '../../src/main';
+import { UNRESTRICTED_SCOPE } from '../../src/vault/access/access';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
+import { RegexGuard } from '../../src/search/query/regex-guard';
 
 type Profile = {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }[];
@@ -218,7 +218,7 @@ function readNote(
 }
 
 interface SearchIndexInternals {
-  engine: import('../src/search/engine/lexical-engine').LexicalEngine;
+  engine: import('../../src/search/engine/lexical-engine').LexicalEngine;
   stats: { buildMs: number | null };
   whenBuilt(): Promise<void>;
   search(q: string, scope: typeof UNRESTRICTED_SCOPE, options: { limit: number }): Promise<unknown>;

@@ -17,14 +17,14 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { provideObsidianModule } from './obsidian-module';
-import { bootPlugin } from '../test/harness/boot-plugin';
-import { generateVault, vocabularyWord } from './bench/generate-vault';
-import { percentiles } from './bench/measure';
-import VaultMcpPlugin from '../src/main';
-import { parseQuery } from '../src/search/query/parser/query-parser';
-import { RegexGuard } from '../src/search/query/regex-guard';
-import type { EngineResult, LexicalEngine } from '../src/search/engine/lexical-engine';
+import { provideObsidianModule } from '../obsidian-module';
+import { bootPlugin } from '../../test/harness/boot-plugin';
+import { generateVault, vocabularyWord } from '../bench/generate-vault';
+import { percentiles } from '../bench/measure';
+import VaultMcpPlugin from '../../src/main';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
+import { RegexGuard } from '../../src/search/query/regex-guard';
+import type { EngineResult, LexicalEngine } from '../../src/search/engine/lexical-engine';
 
 /** The queries: the bench's mix and heavy ones, and every operator over the generated vocabulary. */
 function queries(): string[] {

@@ -9,11 +9,11 @@
 import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { provideObsidianModule } from './obsidian-module';
-import { bootPlugin, connectClient } from '../test/harness/boot-plugin';
-import { generateVault, generatedQueries, heavyQueries } from './bench/generate-vault';
-import { LARGE_QUERIES, unpackLargeVault } from './bench/large-vault';
-import VaultMcpPlugin from '../src/main';
+import { provideObsidianModule } from '../obsidian-module';
+import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
+import { generateVault, generatedQueries, heavyQueries } from '../bench/generate-vault';
+import { LARGE_QUERIES, unpackLargeVault } from '../bench/large-vault';
+import VaultMcpPlugin from '../../src/main';
 
 async function main(): Promise<void> {
   provideObsidianModule();

@@ -29,15 +29,15 @@
  */
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { provideObsidianModule } from './obsidian-module';
-import { benchHelpVault, NORMAL, QUICK } from './bench/help-vault';
-import { benchLargeVault } from './bench/large-vault';
-import { benchOnload } from './bench/onload';
-import type { PluginClass } from './bench/plugin-class';
-import { parseBenchArgs } from './bench/options';
-import { scalingTable } from './bench/scaling';
-import { benchSemanticQuality, questionSets } from './bench/semantic';
-import { benchVectorScale } from './bench/vector-scale';
+import { provideObsidianModule } from '../obsidian-module';
+import { benchHelpVault, NORMAL, QUICK } from './help-vault';
+import { benchLargeVault } from './large-vault';
+import { benchOnload } from './onload';
+import type { PluginClass } from './plugin-class';
+import { parseBenchArgs } from './options';
+import { scalingTable } from './scaling';
+import { benchSemanticQuality, questionSets } from './semantic';
+import { benchVectorScale } from './vector-scale';
 
 const HELP_VAULT = nodePath.resolve(__dirname, '../../shared/vaults/obsidian-help-en');
 const MODEL_PREFIX = nodePath.resolve(__dirname, '../.tmp/bench-model');

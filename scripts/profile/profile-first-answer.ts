@@ -14,10 +14,10 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { provideObsidianModule } from './obsidian-module';
-import { bootPlugin, connectClient } from '../test/harness/boot-plugin';
-import { benchConfigDir, type PluginClass } from './bench/plugin-class';
-import { unpackLargeVault } from './bench/large-vault';
+import { provideObsidianModule } from '../obsidian-module';
+import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
+import { benchConfigDir, type PluginClass } from '../bench/plugin-class';
+import { unpackLargeVault } from '../bench/large-vault';
 
 const LARGE_ARCHIVE = nodePath.resolve(__dirname, '../../shared/vaults/windows-powershell-docs.tar.zst');
 
