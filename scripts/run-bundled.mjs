@@ -9,7 +9,7 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * @param {string} entry file under scripts/, e.g. "start/headless.ts" or "bench/scaling-row.ts"
+ * @param {string} entry file under scripts/, e.g. "start/headless.ts" or "bench/scaling/scaling-row.ts"
  * @returns {Promise<string>} the bundle's absolute path, build/<its name>.cjs
  */
 export async function bundle(entry) {

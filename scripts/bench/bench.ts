@@ -35,8 +35,8 @@ import { benchLargeVault } from './large-vault';
 import { benchOnload } from './onload';
 import type { PluginClass } from './plugin-class';
 import { parseBenchArgs } from './options';
-import { scalingTable } from './scaling';
-import { benchSemanticQuality, questionSets } from './semantic';
+import { scalingTable } from './scaling/scaling';
+import { benchSemanticQuality, questionSets } from './quality/semantic';
 import { benchVectorScale } from './vector-scale';
 
 const HELP_VAULT = nodePath.resolve(__dirname, '../../shared/vaults/obsidian-help-en');

@@ -16,10 +16,10 @@ import { Slicer } from '../../src/search/engine/slicer';
 import { decodeSemanticIndex, encodeSemanticIndex } from '../../src/search/semantic/store-file';
 import { RERANK_POOL, VectorStore } from '../../src/search/semantic/vector-store';
 import { ms, percentiles, type Log } from './measure';
-import { SifEncoder } from './sif-embedding';
-import { loadWordVectors, wordVectorsFile } from './word-vectors';
-import helpQuestions from './semantic-questions.json';
-import powershellQuestions from './semantic-questions-powershell.json';
+import { SifEncoder } from './quality/sif-embedding';
+import { loadWordVectors, wordVectorsFile } from './quality/word-vectors';
+import helpQuestions from './quality/semantic-questions.json';
+import powershellQuestions from './quality/semantic-questions-powershell.json';
 
 /** Chunks per vector set and queries per set. */
 const ROWS = 100_000;

@@ -37,7 +37,7 @@ import { benchConfigDir } from '../bench/plugin-class';
 import { overlapMs, watchSlices, type Slice } from './profile-background';
 import { printWindow, watchGcPauses, type GcPause, type Profile } from './profile-summary';
 import { bundleModules, printPass, sortSamples, watchRequests } from './profile-requests';
-import { RemoteSearchClient } from '../bench/remote-client';
+import { RemoteSearchClient } from '../bench/scaling/remote-client';
 import VaultMcpPlugin from '../../src/main';
 
 /** One timed call: wall and this process's CPU (user + system), ms; `start` its performance.now() at the call. */

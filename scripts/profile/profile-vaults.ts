@@ -1,10 +1,10 @@
-/** The real-note vaults the profile scripts run on, made by bench runs (scripts/bench/scaling.ts). */
+/** The real-note vaults the profile scripts run on, made by bench runs (scripts/bench/scaling/scaling.ts). */
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 
 /**
- * The bench's seven copies of the PowerShell vault (98,994 notes; scripts/bench/scaling.ts makes them).
+ * The bench's seven copies of the PowerShell vault (98,994 notes; scripts/bench/scaling/scaling.ts makes them).
  * @returns the folder holding the copies
  * @throws Error when no bench run has made them yet
  */

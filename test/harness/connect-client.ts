@@ -1,7 +1,7 @@
 /**
  * The official MCP SDK client over Streamable HTTP, as the tests and the bench connect it:
  * apart from boot-plugin.ts so that a process holding only a client (the bench's search client,
- * scripts/bench/search-client.ts) bundles the SDK client alone, without the host and the plugin.
+ * scripts/bench/scaling/search-client.ts) bundles the SDK client alone, without the host and the plugin.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

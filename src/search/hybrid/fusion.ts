@@ -47,7 +47,7 @@ export type FusionParams =
  * semantic. The lexical half leads: the lexical top holding every word scores at least 0.9,
  * a note only the semantic half found at most 0.1, so an exact match is never buried; the
  * semantic half reorders notes whose lexical scores are close and adds notes the words miss.
- * Chosen by `npm run bench -- --only semantic --tune-fusion` (scripts/bench/fusion-tuning.ts:
+ * Chosen by `npm run bench -- --only semantic --tune-fusion` (scripts/bench/quality/fusion-tuning.ts:
  * never below its better half in any class of either vault on the tuning half, then fewest
  * questions below, then the mean figure) with the npm word-vector model, which is weak next
  * to a sentence transformer: hence the small semantic weight. Reported on the held-out half

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { fuse, HYBRID_FUSION } from '../../../src/search/hybrid/fusion';
 import { hybridLists } from '../../../src/search/hybrid/candidates';
-import { answerEmbeddings, startEmbeddingsServer } from '../../../scripts/bench/embeddings-server';
+import { answerEmbeddings, startEmbeddingsServer } from '../../../scripts/bench/quality/embeddings-server';
 import {
   answerRank,
   byStanding,
@@ -22,14 +22,14 @@ import {
   questionLosses,
   replayHybrid,
   type TuningRun,
-} from '../../../scripts/bench/fusion-tuning';
-import { printQualityTables } from '../../../scripts/bench/quality-table';
-import { cell, classesOf, halves, quality, qualityByClass, type Question } from '../../../scripts/bench/retrieval-metrics';
-import { SifEncoder, vectorWords, zipfProbability, type WordVectors } from '../../../scripts/bench/sif-embedding';
-import { ensureWordVectors, loadWordVectors, wordVectorsFile } from '../../../scripts/bench/word-vectors';
-import { anyWordsQuery } from '../../../scripts/bench/semantic';
-import helpSet from '../../../scripts/bench/semantic-questions.json';
-import powershellSet from '../../../scripts/bench/semantic-questions-powershell.json';
+} from '../../../scripts/bench/quality/fusion-tuning';
+import { printQualityTables } from '../../../scripts/bench/quality/quality-table';
+import { cell, classesOf, halves, quality, qualityByClass, type Question } from '../../../scripts/bench/quality/retrieval-metrics';
+import { SifEncoder, vectorWords, zipfProbability, type WordVectors } from '../../../scripts/bench/quality/sif-embedding';
+import { ensureWordVectors, loadWordVectors, wordVectorsFile } from '../../../scripts/bench/quality/word-vectors';
+import { anyWordsQuery } from '../../../scripts/bench/quality/semantic';
+import helpSet from '../../../scripts/bench/quality/semantic-questions.json';
+import powershellSet from '../../../scripts/bench/quality/semantic-questions-powershell.json';
 import { HELP_EN_VAULT } from '../../harness/temp-copy';
 
 describe('hit@5 and MRR@10', () => {

@@ -1,5 +1,5 @@
 /**
- * The scaling row's search client in a process of its own (scripts/bench/remote-client.ts): the
+ * The scaling row's search client in a process of its own (scripts/bench/scaling/remote-client.ts): the
  * messages checked on arrival (a malformed reply fails loudly, never a row of NaN figures) and the
  * row's side of the process, driven against stand-in child scripts (the real one needs the bundled
  * build and a server). No speed is asserted.
@@ -7,7 +7,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { checkReady, checkRequest, checkSamples, checkStarted, RemoteSearchClient } from '../../../scripts/bench/remote-client';
+import { checkReady, checkRequest, checkSamples, checkStarted, RemoteSearchClient } from '../../../scripts/bench/scaling/remote-client';
 
 describe('checkRequest', () => {
   it('takes the three requests with their fields', () => {

@@ -6,10 +6,10 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { formatScalingRow, SCALING_HEADER, targetLines } from '../../../scripts/bench/scaling-format';
-import type { ScalingRow, TableVault } from '../../../scripts/bench/scaling-measure';
-import { measureInChild, ROW_HEAP_MB, rowExecArgv } from '../../../scripts/bench/scaling';
-import { FIGURES_AT_FILING, TARGETS_AT_100K, verdicts } from '../../../scripts/bench/scaling-targets';
+import { formatScalingRow, SCALING_HEADER, targetLines } from '../../../scripts/bench/scaling/scaling-format';
+import type { ScalingRow, TableVault } from '../../../scripts/bench/scaling/scaling-measure';
+import { measureInChild, ROW_HEAP_MB, rowExecArgv } from '../../../scripts/bench/scaling/scaling';
+import { FIGURES_AT_FILING, TARGETS_AT_100K, verdicts } from '../../../scripts/bench/scaling/scaling-targets';
 
 function row(overrides: Partial<ScalingRow>): ScalingRow {
   return {

@@ -18,9 +18,9 @@
  * pooled objective alone chose RRF k=20 [0, 1, 1]: tuning 0.825, held-out 0.224, below its
  * better half in four held-out cells.)
  */
-import { hybridLists } from '../../src/search/hybrid/candidates';
-import { fuse, HYBRID_FUSION, type FusionParams, type ScoredKey } from '../../src/search/hybrid/fusion';
-import type { Log } from './measure';
+import { hybridLists } from '../../../src/search/hybrid/candidates';
+import { fuse, HYBRID_FUSION, type FusionParams, type ScoredKey } from '../../../src/search/hybrid/fusion';
+import type { Log } from '../measure';
 import { cell, classesOf, halves, qualityByClass, type QualityFigures, type Question, type Split } from './retrieval-metrics';
 
 /** One question's lists as the tool returned them: the lexical ranking, its hits holding every word, the words ORed (a row of the table, neither fused nor a half), semantic. */

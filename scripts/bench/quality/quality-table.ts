@@ -5,7 +5,7 @@
  * least as good as its better half (lexical or that source's semantic: the two rankings it
  * fuses; lexical-any is a reference row, the words ORed as a filter, not part of hybrid) in each class.
  */
-import type { Log } from './measure';
+import type { Log } from '../measure';
 import { cell, classesOf, qualityByClass, type QualityFigures, type Question, type Split } from './retrieval-metrics';
 
 /** One ranking's result paths per question (`ranked[i]` answers question i). */
@@ -41,7 +41,7 @@ export function printQualityTables(
     const runs = questions.map((q, i) => ({ answers: q.answers, ranked: row.ranked[i] }));
     figures.set(row.label, new Map(SPLITS.map(([split]) => [split, qualityByClass(questions, runs, split)])));
   }
-  log(`\n${name}: ${questions.length} labelled questions (scripts/bench/${file}), hit@5 / MRR@10`);
+  log(`\n${name}: ${questions.length} labelled questions (scripts/bench/quality/${file}), hit@5 / MRR@10`);
   for (const [split, title] of SPLITS) {
     const sample = figures.get(rows[0].label)!.get(split)!;
     log(`  ${title}`);

@@ -8,8 +8,8 @@
  * restart: the heap starts clean and the figures are this boot's alone.
  */
 import * as nodePath from 'node:path';
-import { provideObsidianModule } from '../obsidian-module';
-import type { PluginClass } from './plugin-class';
+import { provideObsidianModule } from '../../obsidian-module';
+import type { PluginClass } from '../plugin-class';
 import { measureCold, measureWarm, type MeasuredRow, type TableVault, type WarmFigures } from './scaling-measure';
 
 /** Which boot a row's process measures. */

@@ -2,7 +2,7 @@
  * The scaling table's printed lines: its header, one line per measured row, and the table of
  * issue 20's targets beside each row's figures, marked met or not (scaling-targets.ts).
  */
-import { ms } from './measure';
+import { ms } from '../measure';
 import type { ScalingRow, TargetSet } from './scaling-measure';
 import { boundsOf, TARGET_FIGURES, verdicts, type TargetFigure } from './scaling-targets';
 

@@ -8,9 +8,9 @@
  *   `VAULT_MCP_EMBED_KEY` when it wants one): any OpenAI-compatible server, e.g. Ollama.
  */
 import { performance } from 'node:perf_hooks';
-import { startFakeOpenAi } from '../../test/fakes/fake-openai';
+import { startFakeOpenAi } from '../../../test/fakes/fake-openai';
 import { startEmbeddingsServer } from './embeddings-server';
-import { ms, type Log } from './measure';
+import { ms, type Log } from '../measure';
 import { SifEncoder } from './sif-embedding';
 import { ensureWordVectors, loadWordVectors, WORD_VECTORS_PACKAGE } from './word-vectors';
 

@@ -8,13 +8,13 @@ import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
-import { bootPlugin, type BootOptions } from '../../test/harness/boot-plugin';
-import { unloadPluginInHost } from '../../test/host/app';
-import { parseQuery } from '../../src/search/query/parser/query-parser';
-import { RegexGuard } from '../../src/search/query/regex-guard';
-import { memoryMb, ms, percentiles, settledMemoryMb, timeRuns } from './measure';
+import { bootPlugin, type BootOptions } from '../../../test/harness/boot-plugin';
+import { unloadPluginInHost } from '../../../test/host/app';
+import { parseQuery } from '../../../src/search/query/parser/query-parser';
+import { RegexGuard } from '../../../src/search/query/regex-guard';
+import { memoryMb, ms, percentiles, settledMemoryMb, timeRuns } from '../measure';
 import { RemoteSearchClient } from './remote-client';
-import { indexOf, type PluginClass } from './plugin-class';
+import { indexOf, type PluginClass } from '../plugin-class';
 
 /** Which of issue 20's target sets a row is held to (scaling-targets.ts): the 100k targets, the 14k figures at filing, or none. */
 export type TargetSet = 'at-100k' | 'at-filing' | null;
