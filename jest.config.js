@@ -25,6 +25,6 @@ module.exports = {
   // two ended at 0.9-1.2 GB and went in 1.9-2.2 s. A whole run (unit and integration in the same workers) grows them more.
   workerIdleMemoryLimit: '1GB',
   // One throwaway vault registry folder per run (boot-plugin.ts), removed at its end.
-  globalSetup: '<rootDir>/test/harness/registry-setup.cjs',
-  globalTeardown: '<rootDir>/test/harness/registry-teardown.cjs',
+  globalSetup: '<rootDir>/test/harness/env/registry-setup.cjs',
+  globalTeardown: '<rootDir>/test/harness/env/registry-teardown.cjs',
 };

@@ -6,7 +6,7 @@
  */
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
-import { openRawSession, raw } from '../../test/harness/raw-http';
+import { openRawSession, raw } from '../../test/harness/server/raw-http';
 import { percentiles } from '../bench/measure';
 
 /** One tool call of the workload: a tool name and its arguments. */

@@ -27,7 +27,7 @@ import { drive, type DriveResult, type ToolCall } from './drive';
 import { measureMemory } from './memory';
 import { parseLoadArgs } from './options';
 import { startServerChild, type ServerChild } from './server-child';
-import { openRawSession, raw, messagesOf } from '../../test/harness/raw-http';
+import { openRawSession, raw, messagesOf } from '../../test/harness/server/raw-http';
 
 const DEMO_VAULT = nodePath.resolve(__dirname, '../test/fixtures/demo-vault');
 const LARGE_ARCHIVE = nodePath.resolve(__dirname, '../../shared/vaults/windows-powershell-docs.tar.zst');

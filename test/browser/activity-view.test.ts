@@ -1,11 +1,11 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { describeWithChromium } from './chromium';
-import { useSidebarPage } from './sidebar-page';
+import { useSidebarPage } from './pages/sidebar-page';
 import { ActivityLog, type ActivityFile } from '../../src/activity/activity-log';
 import type { AccessScope } from '../../src/vault/access/access';
 
-import { LISBON_NOTE, lisbonEdited } from './lisbon-note';
+import { LISBON_NOTE, lisbonEdited } from './pages/lisbon-note';
 
 const d = describeWithChromium('the Agent activity browser test');
 

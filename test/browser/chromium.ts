@@ -5,6 +5,10 @@ import * as path from 'node:path';
 export const CHROMIUM = '/usr/bin/chromium';
 /** The repository root. */
 export const ROOT = path.resolve(__dirname, '../..');
+/** The Obsidian-like theme, editor and sidebar CSS the pages load (test/browser/styles/). */
+export const STYLES = path.join(__dirname, 'styles');
+/** The plugin's own styles.css, as Obsidian loads it beside main.js. */
+export const PLUGIN_STYLES = path.join(ROOT, 'styles.css');
 
 /**
  * `describe` when Chromium and playwright-core are installed, else `describe.skip` with a

@@ -1,7 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { describeWithChromium } from './chromium';
-import { useSidebarPage } from './sidebar-page';
+import { useSidebarPage } from './pages/sidebar-page';
 
 const d = describeWithChromium('the Pending changes browser test');
 

@@ -1,7 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describeWithChromium, launchChromium, ROOT } from './chromium';
+import { describeWithChromium, launchChromium, PLUGIN_STYLES, ROOT, STYLES } from './chromium';
 
 const d = describeWithChromium('the inline-review browser test');
 
@@ -9,7 +9,7 @@ const d = describeWithChromium('the inline-review browser test');
 async function bundleReviewPage(): Promise<string> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: [path.join(__dirname, 'review-entry.ts')],
+    entryPoints: [path.join(__dirname, 'pages', 'review-entry.ts')],
     bundle: true,
     write: false,
     format: 'iife',
@@ -23,9 +23,9 @@ async function bundleReviewPage(): Promise<string> {
 /** The page: Obsidian-like theme and editor CSS, the plugin's styles.css, two panes, the bundled entry. */
 async function pageHtml(): Promise<string> {
   const [theme, editor, styles, script] = await Promise.all([
-    fsp.readFile(path.join(__dirname, 'obsidian-theme.css'), 'utf8'),
-    fsp.readFile(path.join(__dirname, 'obsidian-editor.css'), 'utf8'),
-    fsp.readFile(path.join(ROOT, 'styles.css'), 'utf8'),
+    fsp.readFile(path.join(STYLES, 'obsidian-theme.css'), 'utf8'),
+    fsp.readFile(path.join(STYLES, 'obsidian-editor.css'), 'utf8'),
+    fsp.readFile(PLUGIN_STYLES, 'utf8'),
     bundleReviewPage(),
   ]);
   const leaf = (id: string) =>

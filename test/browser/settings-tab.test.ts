@@ -1,16 +1,16 @@
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describeWithChromium, launchChromium, ROOT } from './chromium';
-import { bundleSettingsTab } from './bundle';
+import { describeWithChromium, launchChromium, PLUGIN_STYLES, ROOT, STYLES } from './chromium';
+import { bundleSettingsTab } from './pages/bundle';
 
 const d = describeWithChromium('the settings-tab browser test');
 
 /** The page: Obsidian-like theme + the plugin's styles.css + the bundled tab. */
 async function pageHtml(): Promise<string> {
   const [theme, styles, script] = await Promise.all([
-    fsp.readFile(path.join(__dirname, 'obsidian-theme.css'), 'utf8'),
-    fsp.readFile(path.join(ROOT, 'styles.css'), 'utf8'),
+    fsp.readFile(path.join(STYLES, 'obsidian-theme.css'), 'utf8'),
+    fsp.readFile(PLUGIN_STYLES, 'utf8'),
     bundleSettingsTab(),
   ]);
   return (

@@ -1,8 +1,8 @@
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bundleHostPage } from './bundle';
-import { describeWithChromium, launchChromium, ROOT } from './chromium';
+import { bundleHostPage } from './pages/bundle';
+import { describeWithChromium, launchChromium, PLUGIN_STYLES, ROOT, STYLES } from './chromium';
 
 const d = describeWithChromium('the widget confirm browser test');
 
@@ -20,9 +20,7 @@ d('a vault-mcp-widget block that no record says who wrote, in headless Chromium'
   const errors: string[] = [];
 
   beforeAll(async () => {
-    const css = await Promise.all(
-      ['obsidian-theme.css', path.join('..', '..', 'styles.css')].map((f) => fsp.readFile(path.join(__dirname, f), 'utf8')),
-    );
+    const css = await Promise.all([path.join(STYLES, 'obsidian-theme.css'), PLUGIN_STYLES].map((f) => fsp.readFile(f, 'utf8')));
     const script = await bundleHostPage('widget-confirm-entry.ts');
     const html =
       `<!doctype html><html><head><meta charset="utf-8"><title>Parent page</title>${css.map((c) => `<style>${c}</style>`).join('')}` +

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { WIDGET_CSP } from '../../src/ui/widgets/widget-frame';
-import { bundleHostPage } from './bundle';
-import { describeWithChromium, launchChromium, ROOT } from './chromium';
+import { bundleHostPage } from './pages/bundle';
+import { describeWithChromium, launchChromium, PLUGIN_STYLES, ROOT, STYLES } from './chromium';
 
 const d = describeWithChromium('the widget browser test');
 
@@ -28,9 +28,7 @@ d('a vault-mcp-widget block in headless Chromium', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
-    const css = await Promise.all(
-      ['obsidian-theme.css', path.join('..', '..', 'styles.css')].map((f) => fsp.readFile(path.join(__dirname, f), 'utf8')),
-    );
+    const css = await Promise.all([path.join(STYLES, 'obsidian-theme.css'), PLUGIN_STYLES].map((f) => fsp.readFile(f, 'utf8')));
     const script = await bundleHostPage('widget-entry.ts');
     const html =
       `<!doctype html><html><head><meta charset="utf-8"><title>Parent page</title>${css.map((c) => `<style>${c}</style>`).join('')}` +

@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bundleHostPage } from './bundle';
+import { bundleHostPage } from './pages/bundle';
 import { describeWithChromium, launchChromium } from './chromium';
 
 const d = describeWithChromium('the widget navigation browser test');

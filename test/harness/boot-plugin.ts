@@ -11,7 +11,7 @@ import { memoryIndexStorage } from './memory-index-storage';
 import { PLUGIN_MANIFEST } from '../fixtures/plugin-manifest';
 import { REGISTRY_DIR_ENV } from '../../src/server/vaults/vault-registry';
 
-export { connectClient } from './connect-client';
+export { connectClient } from './server/connect-client';
 
 /** The plugin surface the harness needs (what src/main.ts's VaultMcpPlugin exposes). */
 export interface BootablePlugin extends O.Plugin {
@@ -84,7 +84,7 @@ export interface BootedPlugin<P extends BootablePlugin = BootablePlugin> {
 
 /**
  * The registry folder of this Jest worker: `worker-<JEST_WORKER_ID>` inside the run's folder
- * (test/harness/registry-setup.cjs), so that plugins booted by suites running at the same time in two
+ * (test/harness/env/registry-setup.cjs), so that plugins booted by suites running at the same time in two
  * workers never see each other as peers (a second open vault adds `vault` to every tool's input and
  * lists itself in `list_vaults`). Null outside Jest's workers, and when a suite chose a registry folder
  * of its own (several-vaults.test.ts).

@@ -1,4 +1,4 @@
-import { messagesOf, openRawSession, raw, type RawResponse } from '../harness/raw-http';
+import { messagesOf, openRawSession, raw, type RawResponse } from '../harness/server/raw-http';
 import type { KeyChoice } from './attack-corpus';
 import type { SecurityEnv } from './security-env';
 

@@ -2,7 +2,7 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import nodeCrypto = require('node:crypto');
 import * as net from 'node:net';
-import { raw, type RawResponse } from '../harness/raw-http';
+import { raw, type RawResponse } from '../harness/server/raw-http';
 import {
   fill,
   internalError,

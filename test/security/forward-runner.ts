@@ -1,4 +1,4 @@
-import { INITIALIZE, raw, type RawResponse } from '../harness/raw-http';
+import { INITIALIZE, raw, type RawResponse } from '../harness/server/raw-http';
 import { isRefusal, rpcAnswer, sendRequest, type CaseOutcome } from './answer-checks';
 import { SECRET_MARK, type SecurityEnv } from './security-env';
 import type { ForeignCase, ForwardCase, ForwardRecipe } from './surface-corpus';

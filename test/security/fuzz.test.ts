@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import fc from 'fast-check';
-import { openRawSession, raw, type RawResponse } from '../harness/raw-http';
+import { openRawSession, raw, type RawResponse } from '../harness/server/raw-http';
 import { contentRequest, modernRequest, rpcBody, toolCall } from './fuzz-arbitraries';
 import { bootSecurityEnv, HIDDEN_NAMES, HIDDEN_VAULT_FILES, SECRET_MARK, type SecurityEnv } from './security-env';
 

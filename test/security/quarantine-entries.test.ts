@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { NOTE_URI_PREFIX } from '../../src/server/content/note-resources';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { attempt, call } from '../harness/write-helpers';
+import { attempt, call } from '../harness/edits/write-helpers';
 
 const SECRET = 'quarantine-entry-secret';
 

@@ -5,7 +5,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
-import { openRawSession } from '../harness/raw-http';
+import { openRawSession } from '../harness/server/raw-http';
 import { startPeerEnv, type PeerEnv } from './peer-env';
 
 /**

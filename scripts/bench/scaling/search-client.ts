@@ -9,7 +9,7 @@
  * A failure is sent as an `error` reply, then the process exits with code 1.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectClient } from '../../../test/harness/connect-client';
+import { connectClient } from '../../../test/harness/server/connect-client';
 import { timeRuns } from '../measure';
 import { checkRequest, type ClientReply } from './remote-client';
 

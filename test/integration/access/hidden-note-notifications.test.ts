@@ -19,8 +19,8 @@ import {
   SKILL,
   type Heard,
   type TwoKeyVault,
-} from '../../harness/notification-env';
-import { call, callError } from '../../harness/write-helpers';
+} from '../../harness/env/notification-env';
+import { call, callError } from '../../harness/edits/write-helpers';
 
 /** Frontmatter that hides a note from the key labelled `Renamed` only. */
 const BARS_RENAMED = 'agent_overrides:\n  Renamed: no-access\n';

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { call, callError as errorOf, type Json } from '../../harness/write-helpers';
+import { call, callError as errorOf, type Json } from '../../harness/edits/write-helpers';
 
 /**
  * MCP roots (spec 2025-06-18, "Roots") through the SDK client over real HTTP: a client that

@@ -1,9 +1,9 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { NOTE_URI_PREFIX } from '../../../src/server/content/note-resources';
-import { bootFilesEnv, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { bootFilesEnv, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * Every read route judges the access rules of the text it serves, not only the metadata cache's

@@ -8,7 +8,7 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import VaultMcpPlugin from '../../../src/main';
 import { NOTE_URI_PREFIX } from '../../../src/server/content/note-resources';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { attempt, call, writeVaultFiles, type Json } from '../../harness/write-helpers';
+import { attempt, call, writeVaultFiles, type Json } from '../../harness/edits/write-helpers';
 
 /**
  * Case twins and roots (docs/security.md#key-roots): a vault holding `notes/` and `Notes/` (a

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { BootOptions } from '../../harness/boot-plugin';
-import { attempt, bootWriteEnvIn, call, searchPaths, writeVaultFiles, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { attempt, bootWriteEnvIn, call, searchPaths, writeVaultFiles, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * Issue 12.1, "Symlinks lead out of the vault", through the MCP client as an agent sends it:

@@ -4,7 +4,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, type BootOptions } from '../../harness/boot-plugin';
-import { attempt, bootWriteEnvIn, call, searchPaths, writeVaultFiles, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { attempt, bootWriteEnvIn, call, searchPaths, writeVaultFiles, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 import { NOTE_URI_PREFIX } from '../../../src/server/content/note-resources';
 
 /**

@@ -1,4 +1,4 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Notice, type MarkdownView, type Plugin, type TFile } from '../../host/index';
@@ -7,8 +7,8 @@ import { ACTIVITY_VIEW_TYPE, type AgentActivityView } from '../../../src/ui/acti
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call } from '../../harness/write-helpers';
-import { inboxTaskEdit } from '../../harness/demo-edits';
+import { call } from '../../harness/edits/write-helpers';
+import { inboxTaskEdit } from '../../harness/edits/demo-edits';
 
 /** What the host's Plugin records for tests. */
 type HostPluginRecords = Pick<Plugin, 'statusBarItems' | 'ribbonIcons'>;

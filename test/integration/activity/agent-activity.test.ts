@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { DEMO_VAULT } from '../../harness/temp-copy';
 import { connectClient } from '../../harness/boot-plugin';
-import { bootWriteEnv, call, callError, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnv, call, callError, type WriteEnv } from '../../harness/edits/write-helpers';
 import { runActivityCommand } from '../../../src/ui/activity/activity-commands';
 import type { ActivityEntry } from '../../../src/activity/types';
 import { ActivityRevert } from '../../../src/activity/activity-revert';

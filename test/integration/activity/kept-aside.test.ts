@@ -1,11 +1,11 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Notice } from '../../host/index';
 import { DEMO_VAULT } from '../../harness/temp-copy';
 import { waitUntil } from '../../harness/wait-until';
-import { bootWriteEnv, call, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnv, call, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * A key flooding the agent activity log over MCP (official SDK client, the plugin in the test

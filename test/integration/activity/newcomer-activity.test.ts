@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { connectClient } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { call } from '../../harness/write-helpers';
+import { call } from '../../harness/edits/write-helpers';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** The run's bearer token, new for every test run. */

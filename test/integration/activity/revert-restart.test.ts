@@ -3,17 +3,17 @@
 // host and the plugin start from nothing but the disk (activity.json included), as a new process does.
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import type { WriteEnv } from '../../harness/write-helpers';
+import type { WriteEnv } from '../../harness/edits/write-helpers';
 import type { ActivityEntry } from '../../../src/activity/types';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 
-type Helpers = typeof import('../../harness/write-helpers');
+type Helpers = typeof import('../../harness/edits/write-helpers');
 
 /** Boots the plugin on `dir` in a fresh module registry, runs `body`, then waits for the log to be saved and stops. */
 async function boot(dir: string, body: (env: WriteEnv, helpers: Helpers) => Promise<void>): Promise<void> {
   await jest.isolateModulesAsync(async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const helpers = require('../../harness/write-helpers') as Helpers;
+    const helpers = require('../../harness/edits/write-helpers') as Helpers;
     const env = await helpers.bootWriteEnvIn(dir, {}, async () => undefined);
     try {
       await body(env, helpers);

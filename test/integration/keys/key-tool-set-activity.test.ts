@@ -2,8 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
 import type { KeyToolSet } from '../../../src/settings/key-record';
 import { connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { bootWithToolSetKeys, toolSetKeyToken } from '../../harness/tool-set-keys';
-import type { Json } from '../../harness/write-helpers';
+import { bootWithToolSetKeys, toolSetKeyToken } from '../../harness/server/tool-set-keys';
+import type { Json } from '../../harness/edits/write-helpers';
 
 const WRITES = ['write_note', 'edit_note', 'delete_note', 'move_note', 'proposal_status'];
 

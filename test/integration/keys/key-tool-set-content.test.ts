@@ -4,8 +4,8 @@ import VaultMcpPlugin from '../../../src/main';
 import { noteUri, NOTE_URI_TEMPLATE } from '../../../src/server/content/note-resources';
 import type { KeyToolSet } from '../../../src/settings/key-record';
 import type { BootedPlugin } from '../../harness/boot-plugin';
-import { eventually, modernListener, openSession, settle, SKILL, type Heard } from '../../harness/notification-env';
-import { bootWithToolSetKeys, toolSetKeyToken } from '../../harness/tool-set-keys';
+import { eventually, modernListener, openSession, settle, SKILL, type Heard } from '../../harness/env/notification-env';
+import { bootWithToolSetKeys, toolSetKeyToken } from '../../harness/server/tool-set-keys';
 
 /** The keys beside the run's ("Writer": all tools), by label: their tool sets. */
 const KEYS: Record<string, KeyToolSet> = {

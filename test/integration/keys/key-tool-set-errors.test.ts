@@ -2,8 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
 import type { KeyToolSet } from '../../../src/settings/key-record';
 import { connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { SKILL } from '../../harness/notification-env';
-import { bootWithToolSetKeys, toolSetKeyToken } from '../../harness/tool-set-keys';
+import { SKILL } from '../../harness/env/notification-env';
+import { bootWithToolSetKeys, toolSetKeyToken } from '../../harness/server/tool-set-keys';
 
 const WRITE_TOOLS = ['create_note', 'write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note'];
 

@@ -1,8 +1,8 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { bootFilesEnv, call, callError, type WriteEnv } from '../../harness/write-helpers';
+import { bootFilesEnv, call, callError, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * delete_note and move_note on a note another program (a sync client, git) swapped for a symbolic

@@ -1,7 +1,7 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { attempt, bootFilesEnv, call, callError, type WriteEnv } from '../../harness/write-helpers';
+import { attempt, bootFilesEnv, call, callError, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * A note another program swaps for a *hard link* of a quarantined note (`ln Journal/h.md tmp &&

@@ -1,9 +1,9 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { TFile } from '../../host/index';
-import { attempt, bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { attempt, bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * A note another program (a sync client, git) swaps for a symbolic link, `ln -s target tmp && mv

@@ -1,7 +1,7 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { attempt, bootFilesEnv, call, writeVaultFiles, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { attempt, bootFilesEnv, call, writeVaultFiles, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * A note or a skill's file that another program (a sync client, git) swaps for a symbolic link,

@@ -11,7 +11,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type VaultMcpPlugin from '../../../src/main';
 import type { BootedPlugin } from '../../harness/boot-plugin';
-import { bootFilesEnv, call, callError, type WriteEnv } from '../../harness/write-helpers';
+import { bootFilesEnv, call, callError, type WriteEnv } from '../../harness/edits/write-helpers';
 
 const FILES: Record<string, string> = {
   'Personal/Therapy notes.md': '---\naccess: private\n---\nSECRET-MARK therapy\n',

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { vaultWidgetSource } from '../../../src/ui/widgets/widget-block';
 import type { BootOptions } from '../../harness/boot-plugin';
-import { attempt, bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { attempt, bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * Symbolic links in the widgets folder and at paths the server already looked up (verifier,

@@ -14,7 +14,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectClient } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { buildRunner, descendants, ROOT, runEndpoint, startNpm, startRunner, type StartedRun } from '../../harness/npm-start-run';
+import { buildRunner, descendants, ROOT, runEndpoint, startNpm, startRunner, type StartedRun } from '../../harness/server/npm-start-run';
 import { portTaken } from '../../../scripts/start/port-check';
 import { LARGE_VAULT_NOTES } from '../../../scripts/start/run-progress';
 import { FORCED_EXIT_CODE, STOPPING_LINE } from '../../../scripts/start/run-signals';

@@ -14,7 +14,7 @@ import { connectClient } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/fake-openai';
 import { startRecordingServer } from '../../fakes/recording-server';
-import { buildRunner, runEndpoint as endpoint, startRunner, type StartedRun as Run } from '../../harness/npm-start-run';
+import { buildRunner, runEndpoint as endpoint, startRunner, type StartedRun as Run } from '../../harness/server/npm-start-run';
 
 type Json = Record<string, any>;
 

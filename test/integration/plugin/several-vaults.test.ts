@@ -11,7 +11,7 @@ import VaultMcpPlugin from '../../../src/main';
 import { ForwardIdentity } from '../../../src/server/vaults/forward-assertion';
 import { REGISTRY_DIR_ENV, REGISTRY_FILE, vaultIdOf } from '../../../src/server/vaults/vault-registry';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../../harness/boot-plugin';
-import { call, callError as errorOf, type Json } from '../../harness/write-helpers';
+import { call, callError as errorOf, type Json } from '../../harness/edits/write-helpers';
 
 /**
  * Several vaults through the SDK client over real HTTP: three plugin instances on three temp

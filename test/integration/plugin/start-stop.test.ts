@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { stopRun } from '../../../scripts/start/run-vault';
 import { DEMO_VAULT } from '../../harness/temp-copy';
-import { bootWriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * `npm start` stopping on Ctrl-C while an agent is writing: the runner awaits the server's

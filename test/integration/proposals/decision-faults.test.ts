@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { call, writeVaultFiles } from '../../harness/write-helpers';
+import { call, writeVaultFiles } from '../../harness/edits/write-helpers';
 
 /** An fs error as Node raises it. */
 function fsError(code: string, path: string): NodeJS.ErrnoException {

@@ -7,7 +7,7 @@ import VaultMcpPlugin from '../../../src/main';
 import { runReviewCommand } from '../../../src/ui/review/review-commands';
 import { bootPlugin, connectClient, type BootedPlugin, type BootOptions } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { call, callError, writeVaultFiles, type Json } from '../../harness/write-helpers';
+import { call, callError, writeVaultFiles, type Json } from '../../harness/edits/write-helpers';
 
 /** Files written into the demo vault copy before the plugin starts. */
 const EXTRA_FILES: Record<string, string> = {

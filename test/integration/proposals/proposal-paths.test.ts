@@ -5,7 +5,7 @@ import { secretIdForKey } from '../../../src/settings/key-record';
 import { runReviewCommand } from '../../../src/ui/review/review-commands';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { call, callError, type Json } from '../../harness/write-helpers';
+import { call, callError, type Json } from '../../harness/edits/write-helpers';
 
 /**
  * A proposal follows its note when the note is renamed; proposal_status must not tell the

@@ -5,7 +5,7 @@ import { runReviewCommand } from '../../../src/ui/review/review-commands';
 import { secretIdForKey } from '../../../src/settings/key-record';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { call, callError, type Json } from '../../harness/write-helpers';
+import { call, callError, type Json } from '../../harness/edits/write-helpers';
 
 /**
  * Propose mode end to end: an agent with a propose key (the default) stages through the

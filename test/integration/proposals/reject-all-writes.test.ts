@@ -1,11 +1,11 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { EditorView } from '@codemirror/view';
 import type { MarkdownView, TFile } from '../../host/index';
 import { rejectAll } from '../../../src/editor/review-actions';
 import { reviewHunksOf } from '../../../src/editor/review-state';
-import { bootFilesEnv, call, type WriteEnv } from '../../harness/write-helpers';
+import { bootFilesEnv, call, type WriteEnv } from '../../harness/edits/write-helpers';
 import { waitUntil } from '../../harness/wait-until';
 
 const LINES = Array.from({ length: 60 }, (_, i) => `line ${i}`);

@@ -6,7 +6,7 @@ import VaultMcpPlugin from '../../../src/main';
 import { runReviewCommand, SHOW_MAX_LINES } from '../../../src/ui/review/review-commands';
 import { runActivityCommand } from '../../../src/ui/activity/activity-commands';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { call } from '../../harness/write-helpers';
+import { call } from '../../harness/edits/write-helpers';
 
 /**
  * Issue 19's review fixes in the terminal (the standard input of `npm start`, the same

@@ -7,7 +7,7 @@ import { runReviewCommand } from '../../../src/ui/review/review-commands';
 import { runActivityCommand } from '../../../src/ui/activity/activity-commands';
 import { alreadyPending, INSTRUCTIONS_REVIEW_REASON } from '../../../src/tools/write/write-gate';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { call } from '../../harness/write-helpers';
+import { call } from '../../harness/edits/write-helpers';
 
 /**
  * The review flow faults of the s23 newcomer pass (logs/s23-newcomer.md), over the SDK client

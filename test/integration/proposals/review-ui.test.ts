@@ -1,4 +1,4 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { MarkdownView, Notice, Plugin, type TFile } from '../../host/index';
@@ -8,7 +8,7 @@ import { PENDING_VIEW_TYPE, type PendingChangesView } from '../../../src/ui/revi
 import type { WriteRequest } from '../../../src/vault/writes/write-types';
 import { bootPlugin, type BootedPlugin } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { inboxTaskEdit } from '../../harness/demo-edits';
+import { inboxTaskEdit } from '../../harness/edits/demo-edits';
 import { waitUntil } from '../../harness/wait-until';
 import { listPendingProposals } from '../../../src/ui/review/review-commands';
 

@@ -1,4 +1,4 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
@@ -8,7 +8,7 @@ import VaultMcpPlugin from '../../../src/main';
 import { runReviewCommand } from '../../../src/ui/review/review-commands';
 import { PENDING_VIEW_TYPE, type PendingChangesView } from '../../../src/ui/review/pending-view';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { call } from '../../harness/write-helpers';
+import { call } from '../../harness/edits/write-helpers';
 import { waitUntil } from '../../harness/wait-until';
 
 /** What the host's Plugin records for tests. */

@@ -1,7 +1,7 @@
 import VaultMcpPlugin from '../../../src/main';
 import * as webExchange from '../../../src/server/http/web-exchange';
 import { bootPlugin, type BootedPlugin } from '../../harness/boot-plugin';
-import { messagesOf, openRawSession, raw } from '../../harness/raw-http';
+import { messagesOf, openRawSession, raw } from '../../harness/server/raw-http';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 
 /**

@@ -4,7 +4,7 @@ import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 import { unloadPluginInHost } from '../../host/index';
 import { MAX_SESSIONS } from '../../../src/server/http/mcp-http-server';
-import { INITIALIZE as INIT, raw } from '../../harness/raw-http';
+import { INITIALIZE as INIT, raw } from '../../harness/server/raw-http';
 
 describe('the door of the MCP server', () => {
   let booted: BootedPlugin<VaultMcpPlugin>;

@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, type BootedPlugin } from '../../harness/boot-plugin';
-import { messagesOf, openRawSession, raw } from '../../harness/raw-http';
+import { messagesOf, openRawSession, raw } from '../../harness/server/raw-http';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 
 interface RpcMessage {

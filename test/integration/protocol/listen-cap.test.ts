@@ -2,7 +2,7 @@ import VaultMcpPlugin from '../../../src/main';
 import { noteUri } from '../../../src/server/content/note-resources';
 import { MAX_LISTEN_STREAMS } from '../../../src/server/http/mcp-http-server';
 import { bootPlugin, type BootedPlugin } from '../../harness/boot-plugin';
-import { eventually, modernListener, settle } from '../../harness/notification-env';
+import { eventually, modernListener, settle } from '../../harness/env/notification-env';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 
 type Listener = Awaited<ReturnType<typeof modernListener>>;

@@ -4,7 +4,7 @@ import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/in
 import VaultMcpPlugin from '../../../src/main';
 import { SEARCH_PROGRESS_STEP } from '../../../src/tools/read/search';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { messagesOf, raw } from '../../harness/raw-http';
+import { messagesOf, raw } from '../../harness/server/raw-http';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 
 /** Notes added to the demo vault so a regex search reads enough texts to report progress. */

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { messagesOf, raw } from '../../harness/raw-http';
+import { messagesOf, raw } from '../../harness/server/raw-http';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 
 /**

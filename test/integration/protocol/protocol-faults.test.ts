@@ -2,7 +2,7 @@ import * as net from 'node:net';
 import VaultMcpPlugin from '../../../src/main';
 import { MAX_HEADER_BYTES } from '../../../src/server/http/mcp-http-server';
 import { bootPlugin, type BootedPlugin } from '../../harness/boot-plugin';
-import { messagesOf, openRawSession, raw } from '../../harness/raw-http';
+import { messagesOf, openRawSession, raw } from '../../harness/server/raw-http';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 
 /**

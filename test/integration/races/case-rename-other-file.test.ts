@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { bootWriteEnvIn, call, callError, writeVaultFiles, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnvIn, call, callError, writeVaultFiles, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * A case-only rename (`move_note Note → note`) renames the note in place, as Obsidian's rename

@@ -1,4 +1,4 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 // Issue 12, "Load": 8 agents write to the same notes, 4 in force mode and 4 in propose mode,
 // while the user types into the same notes in open editors and accepts proposals as they come.
 // Afterwards every change that was reported applied or accepted, and every character the user

@@ -1,10 +1,10 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { EditorView } from '@codemirror/view';
 import type { MarkdownView } from '../../host/index';
-import { bootFilesEnv, call, type WriteEnv } from '../../harness/write-helpers';
-import { openInEditor, typeAtEnd } from '../../harness/editor-helpers';
+import { bootFilesEnv, call, type WriteEnv } from '../../harness/edits/write-helpers';
+import { openInEditor, typeAtEnd } from '../../harness/edits/editor-helpers';
 
 /**
  * A write to a note no editor showed when the write chose its route: the user opens the note

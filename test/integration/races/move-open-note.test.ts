@@ -1,9 +1,9 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { hashText } from '../../../src/vault/hash';
-import { bootFilesEnv, call, callError, type WriteEnv } from '../../harness/write-helpers';
-import { openInEditor, typeAtEnd } from '../../harness/editor-helpers';
+import { bootFilesEnv, call, callError, type WriteEnv } from '../../harness/edits/write-helpers';
+import { openInEditor, typeAtEnd } from '../../harness/edits/editor-helpers';
 
 /**
  * move_note of a note open in an editor with the user's unsaved typing. Every write tool compares

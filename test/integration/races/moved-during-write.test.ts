@@ -1,8 +1,8 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { App } from '../../host/index';
-import { attempt, bootFilesEnv, type WriteEnv } from '../../harness/write-helpers';
+import { attempt, bootFilesEnv, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * The user moves a note into a quarantined folder (Obsidian's rename, so the vault's TFile follows

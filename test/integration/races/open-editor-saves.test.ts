@@ -1,13 +1,13 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { acceptHunk } from '../../../src/editor/review-actions';
 import { reviewHunksOf } from '../../../src/editor/review-state';
 import { hashText } from '../../../src/vault/hash';
-import { bootFilesEnv, call, callError, type WriteEnv } from '../../harness/write-helpers';
+import { bootFilesEnv, call, callError, type WriteEnv } from '../../harness/edits/write-helpers';
 import { waitUntil } from '../../harness/wait-until';
-import { openInEditor, typeAtEnd } from '../../harness/editor-helpers';
+import { openInEditor, typeAtEnd } from '../../harness/edits/editor-helpers';
 
 /**
  * A note open in an editor (verifier, session 30, F3 and F9). A change to it is put into the

@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { TFile } from '../../host/index';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { attempt } from '../../harness/write-helpers';
+import { attempt } from '../../harness/edits/write-helpers';
 
 /**
  * Issue 12.11 and 19: another program appending to a note while append_note writes it.

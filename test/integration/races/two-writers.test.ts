@@ -6,7 +6,7 @@ import VaultMcpPlugin from '../../../src/main';
 import { WRITER_LOCK_FILE } from '../../../src/vault/plugin-files/writer-lock';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { withinMs } from '../../harness/wait-until';
-import { attempt } from '../../harness/write-helpers';
+import { attempt } from '../../harness/edits/write-helpers';
 import { runActivityCommand } from '../../../src/ui/activity/activity-commands';
 import { runReviewCommand } from '../../../src/ui/review/review-commands';
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectClient } from '../../harness/boot-plugin';
 import { DEMO_VAULT, HELP_EN_VAULT } from '../../harness/temp-copy';
-import { attempt, bootWriteEnv, call, callError, type WriteEnv } from '../../harness/write-helpers';
+import { attempt, bootWriteEnv, call, callError, type WriteEnv } from '../../harness/edits/write-helpers';
 
 describe('concurrent writes from several MCP clients to one note', () => {
   let env: WriteEnv;

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, connectClient } from '../../harness/boot-plugin';
 import { DEMO_VAULT } from '../../harness/temp-copy';
-import { attempt } from '../../harness/write-helpers';
+import { attempt } from '../../harness/edits/write-helpers';
 import { seededRandom } from '../../harness/seeded-random';
 
 /** Path pieces that broke other vault servers: climbing, encodings, separators, quarantine, Unicode forms. */

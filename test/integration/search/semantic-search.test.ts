@@ -9,7 +9,7 @@ import type { VaultMcpSettings } from '../../../src/settings/settings';
 import { bootPlugin, connectClient, type BootedPlugin, type BootOptions } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/fake-openai';
-import { selfSignedCert } from '../../harness/self-signed-cert';
+import { selfSignedCert } from '../../harness/server/self-signed-cert';
 
 type Json = Record<string, any>;
 

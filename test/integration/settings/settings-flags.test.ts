@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { INITIALIZE, raw } from '../../harness/raw-http';
+import { INITIALIZE, raw } from '../../harness/server/raw-http';
 import type { VaultMcpSettings } from '../../../src/settings/settings';
 
 /** Sets a switch of the seeded settings to a value of another type, as a hand edit would. */

@@ -5,7 +5,7 @@ import VaultMcpPlugin from '../../../src/main';
 import type { VaultMcpSettingTab } from '../../../src/ui/settings/settings-tab';
 import { bootPlugin, type BootedPlugin } from '../../harness/boot-plugin';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/fake-openai';
-import { choose, installDom, settingRow, settle, typeInto, until, type InstalledDom } from '../../harness/settings-dom-env';
+import { choose, installDom, settingRow, settle, typeInto, until, type InstalledDom } from '../../harness/env/settings-dom-env';
 
 let dom: InstalledDom;
 let vaultDir: string;

@@ -7,9 +7,9 @@ import { AI_API_KEY_SECRET_ID } from '../../../src/ai/secret-id';
 import VaultMcpPlugin from '../../../src/main';
 import { DEFAULT_PORT, type VaultMcpSettings } from '../../../src/settings/settings';
 import { bootPlugin } from '../../harness/boot-plugin';
-import { freePort, INITIALIZE, raw } from '../../harness/raw-http';
-import { settingRow, settle, typeInto } from '../../harness/settings-dom-env';
-import { after, readNote, syncedSettingsPerTest } from '../../harness/settings-sync-env';
+import { freePort, INITIALIZE, raw } from '../../harness/server/raw-http';
+import { settingRow, settle, typeInto } from '../../harness/env/settings-dom-env';
+import { after, readNote, syncedSettingsPerTest } from '../../harness/env/settings-sync-env';
 
 /**
  * A synced data.json is merged field by field (docs/settings.md#synced-settings): a device that

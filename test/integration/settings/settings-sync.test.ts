@@ -6,10 +6,10 @@ import { AI_API_KEY_SECRET_ID } from '../../../src/ai/secret-id';
 import { secretIdForKey } from '../../../src/settings/key-record';
 import { MAX_REVOKED_KEYS, NEVER_CHANGED, type VaultMcpSettings } from '../../../src/settings/settings';
 import { connectClient } from '../../harness/boot-plugin';
-import { freePort, INITIALIZE, raw } from '../../harness/raw-http';
+import { freePort, INITIALIZE, raw } from '../../harness/server/raw-http';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/fake-openai';
-import { settingRow, settle, typeInto, until } from '../../harness/settings-dom-env';
-import { after, readNote, syncedSettingsPerTest } from '../../harness/settings-sync-env';
+import { settingRow, settle, typeInto, until } from '../../harness/env/settings-dom-env';
+import { after, readNote, syncedSettingsPerTest } from '../../harness/env/settings-sync-env';
 
 /**
  * A stale data.json synced in (Obsidian Sync, iCloud, git: Plugin.onExternalSettingsChange) never

@@ -12,8 +12,8 @@ import { AI_API_KEY_SECRET_ID } from '../../../src/ai/secret-id';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { startFakeOpenAi } from '../../fakes/fake-openai';
 import { startRecordingServer } from '../../fakes/recording-server';
-import { choose, installDom, settingRow, settle, typeInto, until, type InstalledDom } from '../../harness/settings-dom-env';
-import { freePort } from '../../harness/raw-http';
+import { choose, installDom, settingRow, settle, typeInto, until, type InstalledDom } from '../../harness/env/settings-dom-env';
+import { freePort } from '../../harness/server/raw-http';
 
 let dom: InstalledDom;
 let vaultDir: string;

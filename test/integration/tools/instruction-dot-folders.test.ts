@@ -7,7 +7,7 @@ import VaultMcpPlugin from '../../../src/main';
 import { MAX_RULE_FILES, MAX_RULE_FOLDERS } from '../../../src/vault/instructions/instruction-places';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { call, callError, type Json } from '../../harness/write-helpers';
+import { call, callError, type Json } from '../../harness/edits/write-helpers';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 const widget = (body: string): string =>

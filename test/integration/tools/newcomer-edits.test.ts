@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { CachedMetadata, TFile } from 'obsidian';
 import { DEMO_VAULT } from '../../harness/temp-copy';
-import { writeEnvPerBlock } from '../../harness/write-helpers';
+import { writeEnvPerBlock } from '../../harness/edits/write-helpers';
 
 // A newcomer's break-it pass (session 22, edits round): edits by heading, fences, the
 // preamble, expected_hash where it has no meaning, numbers YAML would lose, symlinked notes.

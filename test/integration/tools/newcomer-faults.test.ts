@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { NOTE_URI_PREFIX } from '../../../src/server/content/note-resources';
 import { DEMO_VAULT } from '../../harness/temp-copy';
-import { writeEnvPerBlock, type Json } from '../../harness/write-helpers';
+import { writeEnvPerBlock, type Json } from '../../harness/edits/write-helpers';
 
 // A newcomer's report (issue 20 session): invisible characters in search queries, wrong
 // not-found sentences for hidden names, and paths that reached another note than they named.

@@ -13,7 +13,7 @@ import {
   SKILL,
   type Heard,
   type TwoKeyVault,
-} from '../../harness/notification-env';
+} from '../../harness/env/notification-env';
 
 /** The vault before each test. */
 const FILES: Record<string, string> = {

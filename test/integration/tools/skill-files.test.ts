@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type VaultMcpPlugin from '../../../src/main';
 import { SKILL_FILE_MAX_BYTES } from '../../../src/vault/skills';
 import { connectClient, type BootedPlugin, type BootOptions } from '../../harness/boot-plugin';
-import { bootFilesEnv, call, callError, writeVaultFiles, type WriteEnv } from '../../harness/write-helpers';
+import { bootFilesEnv, call, callError, writeVaultFiles, type WriteEnv } from '../../harness/edits/write-helpers';
 
 const SKILL = '---\nname: Demo\ndescription: A demo skill.\n---\nRun run.sh, then read reference.md.\n';
 const RUN = '#!/bin/sh\necho "hi"\n';

@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
 import { vaultWidgetSource } from '../../../src/ui/widgets/widget-block';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../../harness/boot-plugin';
-import { attempt, call, callError, type Json } from '../../harness/write-helpers';
+import { attempt, call, callError, type Json } from '../../harness/edits/write-helpers';
 
 /**
  * Widgets and symbolic links out of the vault (docs/security.md#symbolic-links): a widget file, a

@@ -8,7 +8,7 @@ import { createHostElement } from '../../host/ui/dom';
 import { HostPostProcessorContext } from '../../host/workspace/markdown-render-child';
 import { connectClient } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * A widget's writer record follows its text (docs/widgets.md#whose-view-a-widget-shows), through

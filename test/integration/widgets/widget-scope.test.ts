@@ -10,7 +10,7 @@ import { createHostElement } from '../../host/ui/dom';
 import { HostPostProcessorContext } from '../../host/workspace/markdown-render-child';
 import { connectClient } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * Whose notes a widget shows (docs/widgets.md#whose-view-a-widget-shows), through the real routes:

@@ -7,7 +7,7 @@ import { WidgetStopped } from '../../../src/ui/widgets/widget-frame';
 import { createHostElement, type HostElement } from '../../host/ui/dom';
 import { HostPostProcessorContext } from '../../host/workspace/markdown-render-child';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { bootWriteEnvIn, call, writeVaultFiles, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnvIn, call, writeVaultFiles, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * A widget no record says who wrote gets no data until the user confirms it (verifier s30 F4,

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { runReviewCommand } from '../../../src/ui/review/review-commands';
 import { vaultWidgetSource } from '../../../src/ui/widgets/widget-block';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { bootWriteEnv, bootWriteEnvIn, call, callError, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnv, bootWriteEnvIn, call, callError, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * Widgets over MCP with the official SDK client over HTTP: widget_list and widget_write under

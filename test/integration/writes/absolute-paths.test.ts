@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
 import { NOTE_URI_PREFIX, NOTE_URI_TEMPLATE } from '../../../src/server/content/note-resources';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { attempt, call, type Json } from '../../harness/write-helpers';
+import { attempt, call, type Json } from '../../harness/edits/write-helpers';
 
 /**
  * Issue 19: an agent that names a note by its absolute file-system path inside the vault

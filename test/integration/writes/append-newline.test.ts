@@ -4,7 +4,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { attempt, call } from '../../harness/write-helpers';
+import { attempt, call } from '../../harness/edits/write-helpers';
 
 /**
  * Issue 19: append_note keeps a note's final-newline state (text-edits.ts appendText), in

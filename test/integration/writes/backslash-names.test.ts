@@ -3,7 +3,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { NOTE_URI_TEMPLATE } from '../../../src/server/content/note-resources';
 import { DEMO_VAULT } from '../../harness/temp-copy';
-import { call, searchPaths, writeEnvPerBlock, writeVaultFiles, type Json } from '../../harness/write-helpers';
+import { call, searchPaths, writeEnvPerBlock, writeVaultFiles, type Json } from '../../harness/edits/write-helpers';
 import { waitUntil } from '../../harness/wait-until';
 
 /**

@@ -5,7 +5,7 @@ import VaultMcpPlugin from '../../../src/main';
 import { runReviewCommand } from '../../../src/ui/review/review-commands';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
-import { call, type Json } from '../../harness/write-helpers';
+import { call, type Json } from '../../harness/edits/write-helpers';
 
 /**
  * A newcomer's data loss: a note whose file ends right after the closing `---` of its

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { DEMO_VAULT, copyToTemp } from '../../harness/temp-copy';
-import { bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnvIn, call, callError, writeVaultFiles, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 import { forgetParsedYaml } from '../../../src/vault/content/frontmatter/parsed-yaml';
 
 /**

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { runReviewCommand } from '../../../src/ui/review/review-commands';
 import { diffText } from '../../../src/activity/activity-diff';
-import { bootWriteEnvIn, call, writeVaultFiles, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnvIn, call, writeVaultFiles, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /**
  * A lone carriage return (`\r` not followed by `\n`) in text an agent writes is part of the text

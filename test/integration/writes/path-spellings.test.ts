@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { DEMO_VAULT, copyToTemp } from '../../harness/temp-copy';
-import { call, callError } from '../../harness/write-helpers';
+import { call, callError } from '../../harness/edits/write-helpers';
 import { waitUntil } from '../../harness/wait-until';
 
 /** Folders on disk in the demo vault copy before the plugin boots: NFD names (macOS-made) and case twins (a Linux vault synced from elsewhere). */

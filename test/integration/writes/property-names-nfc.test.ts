@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { DEMO_VAULT, copyToTemp } from '../../harness/temp-copy';
-import { bootWriteEnvIn, call, callError, searchPaths, writeVaultFiles, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnvIn, call, callError, searchPaths, writeVaultFiles, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 /** One property name in both Unicode forms: a note written on macOS (or pasted from a file name) may hold the NFD one. */
 const NFC = 'caf\u00e9';

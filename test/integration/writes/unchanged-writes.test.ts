@@ -1,9 +1,9 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { TFile } from '../../host/index';
-import { bootWriteEnv, call, callError, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnv, call, callError, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 import { DEMO_VAULT } from '../../harness/temp-copy';
 
 /**

@@ -1,4 +1,4 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -7,7 +7,7 @@ import VaultMcpPlugin from '../../../src/main';
 import type { ProposalCaller } from '../../../src/proposals/store/proposal-store';
 import type { WriteRequest } from '../../../src/vault/writes/write-types';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { attempt } from '../../harness/write-helpers';
+import { attempt } from '../../harness/edits/write-helpers';
 
 /**
  * The UTF-8 round-trip refusal (issue 12.4) on the routes that do not write through

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { messagesOf, openRawSession, raw } from '../../harness/raw-http';
+import { messagesOf, openRawSession, raw } from '../../harness/server/raw-http';
 import { DEMO_VAULT } from '../../harness/temp-copy';
-import { bootWriteEnv, call, callError, type Json, type WriteEnv } from '../../harness/write-helpers';
+import { bootWriteEnv, call, callError, type Json, type WriteEnv } from '../../harness/edits/write-helpers';
 
 const WRITE_TOOLS = [
   'create_note',

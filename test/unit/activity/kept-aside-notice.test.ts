@@ -1,4 +1,4 @@
-/** @jest-environment ./test/harness/jsdom-node-env.js */
+/** @jest-environment ./test/harness/env/jsdom-node-env.js */
 import { Notice } from '../../host/index';
 import { keptAsideMessage, type KeptAside } from '../../../src/activity/kept-aside';
 import { KeptAsideNotice } from '../../../src/ui/activity/kept-aside-notice';

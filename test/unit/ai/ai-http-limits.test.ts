@@ -11,7 +11,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { PROVIDER_MAX_BODY_BYTES, postJson } from '../../../src/ai/providers/http';
 import { isTransientAiError } from '../../../src/search/semantic/semantic-index';
 import { aiFailure } from '../../harness/ai-failure';
-import { selfSignedCert } from '../../harness/self-signed-cert';
+import { selfSignedCert } from '../../harness/server/self-signed-cert';
 
 const MIB = 1024 * 1024;
 const servers: (http.Server | https.Server)[] = [];

@@ -2,7 +2,7 @@ import { LINE_DIFF_MAX_EDIT, applyHunks, buildHunks } from '../../../src/diff/hu
 import { crLines, hunkAsLines } from '../../../src/diff/hunk-lines';
 import { isCrNote } from '../../../src/vault/content/text/line-endings';
 import { locateHunks, undoOf } from '../../../src/activity/undo-data';
-import { randomEdit, randomNote, seededRandom } from '../../harness/proposals-random';
+import { randomEdit, randomNote, seededRandom } from '../../harness/edits/proposals-random';
 
 /** The hunks without their index, for compact expectations. */
 function ranges(base: string, proposed: string): Array<[number, number, string, string]> {

@@ -1,7 +1,7 @@
 import { applyHunks, buildHunks } from '../../../src/diff/hunks';
 import { placeHunks } from '../../../src/diff/rebase';
 import type { PlacedHunk } from '../../../src/diff/types';
-import { randomEdit, randomNote, seededRandom } from '../../harness/proposals-random';
+import { randomEdit, randomNote, seededRandom } from '../../harness/edits/proposals-random';
 
 /** Places the hunks of (base → proposed) on current; returns [from, to, stale] per hunk. */
 function placed(base: string, proposed: string, current: string): Array<[number, number, boolean]> {

@@ -1,6 +1,6 @@
 import { WORD_DIFF_MAX_CHARS, WORD_DIFF_MAX_EDIT, wordDiff } from '../../../src/diff/word-diff';
 import type { WordPart } from '../../../src/diff/types';
-import { randomLine, seededRandom } from '../../harness/proposals-random';
+import { randomLine, seededRandom } from '../../harness/edits/proposals-random';
 
 /** The texts the parts rebuild: [same + removed, same + inserted]. */
 function sides(parts: WordPart[]): [string, string] {

@@ -4,7 +4,7 @@ import { placeHunks } from '../../../src/diff/rebase';
 import { locateHunks, undoOf } from '../../../src/activity/undo-data';
 import { parseActivity, serializeActivity } from '../../../src/activity/activity-codec';
 import type { ActivityEntry } from '../../../src/activity/types';
-import { pick, randomEdit, randomLine, randomNote, seededRandom, splitLines } from '../../harness/proposals-random';
+import { pick, randomEdit, randomLine, randomNote, seededRandom, splitLines } from '../../harness/edits/proposals-random';
 
 /**
  * A text's line fingerprint and three-way placement against it (diff/line-sums.ts): what lets a

@@ -8,7 +8,7 @@ import { NoteStore } from '../../../src/vault/note-store';
 import { PluginFile } from '../../../src/vault/plugin-files/plugin-file';
 import type { WriteRequest } from '../../../src/vault/writes/write-types';
 import { openDemoVault, type DemoVault } from '../../harness/vault-fixture';
-import { inboxTaskEdit } from '../../harness/demo-edits';
+import { inboxTaskEdit } from '../../harness/edits/demo-edits';
 
 const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
 const AGENT: ProposalCaller = { id: 'k1', label: 'Claude Code', roots: [] };

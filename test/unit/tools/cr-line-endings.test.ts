@@ -17,9 +17,9 @@ import { buildOutline } from '../../../src/vault/content/sections';
 import { textEditOf, type TextRequest } from '../../../src/vault/writes/request-edits';
 import type { EditOp } from '../../../src/vault/writes/write-types';
 import { openDemoVault, type DemoVault } from '../../harness/vault-fixture';
-import { rejection } from '../../harness/tool-errors';
+import { rejection } from '../../harness/server/tool-errors';
 import { toolContext } from '../../harness/tool-context';
-import { markdownBlock } from '../../harness/markdown-blocks';
+import { markdownBlock } from '../../harness/edits/markdown-blocks';
 
 /**
  * Notes whose lines end in `\r` alone (old Mac files). CommonMark counts a lone `\r` as a line

@@ -9,7 +9,7 @@ import { listTagsTool } from '../../../src/tools/read/lists/list-tags';
 import type { ToolContext } from '../../../src/tools/tool';
 import { NoteStore } from '../../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from '../../harness/vault-fixture';
-import { rejection } from '../../harness/tool-errors';
+import { rejection } from '../../harness/server/tool-errors';
 import { toolContext } from '../../harness/tool-context';
 
 let vault: DemoVault;

@@ -6,7 +6,7 @@ import { readNotesTool, shareBudget } from '../../../src/tools/read/read-notes';
 import type { ToolContext } from '../../../src/tools/tool';
 import { NoteStore } from '../../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from '../../harness/vault-fixture';
-import { rejection } from '../../harness/tool-errors';
+import { rejection } from '../../harness/server/tool-errors';
 import { toolContext } from '../../harness/tool-context';
 
 let vault: DemoVault;

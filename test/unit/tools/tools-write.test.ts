@@ -20,7 +20,7 @@ import { NoteStore } from '../../../src/vault/note-store';
 import { PluginFile } from '../../../src/vault/plugin-files/plugin-file';
 import { ProposalStore } from '../../../src/proposals/store/proposal-store';
 import { openDemoVault, type DemoVault } from '../../harness/vault-fixture';
-import { rejection } from '../../harness/tool-errors';
+import { rejection } from '../../harness/server/tool-errors';
 import { toolContext } from '../../harness/tool-context';
 
 let vault: DemoVault;

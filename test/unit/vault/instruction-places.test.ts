@@ -11,7 +11,7 @@ import { ProposalStore } from '../../../src/proposals/store/proposal-store';
 import { INSTRUCTIONS_REVIEW_REASON } from '../../../src/tools/write/write-gate';
 import { writeNoteTool } from '../../../src/tools/write/write-note';
 import { toolContext } from '../../harness/tool-context';
-import { writeVaultFiles } from '../../harness/write-helpers';
+import { writeVaultFiles } from '../../harness/edits/write-helpers';
 
 /** One test's vault: its folder on disk, the host app over it and a NoteStore on that app. */
 interface TestVault {

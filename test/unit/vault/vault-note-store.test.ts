@@ -7,7 +7,7 @@ import { bodyStart } from '../../../src/vault/content/note-body';
 import { buildOutline, headingTexts, sectionAt } from '../../../src/vault/content/sections';
 import type { HeadingCache } from 'obsidian';
 import { openDemoVault, type DemoVault } from '../../harness/vault-fixture';
-import { codeOf, errorOf } from '../../harness/tool-errors';
+import { codeOf, errorOf } from '../../harness/server/tool-errors';
 
 const ANYONE: AccessScope = { label: 'Test agent', roots: [] };
 const CLAUDE: AccessScope = { label: 'Claude Code', roots: [] };

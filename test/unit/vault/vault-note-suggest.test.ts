@@ -4,7 +4,7 @@ import { substringEditDistance } from '../../../src/vault/content/text/approxima
 import { similarNotePaths, MAX_SUGGESTIONS } from '../../../src/vault/content/note-suggest';
 import { NoteStore } from '../../../src/vault/note-store';
 import type { AccessScope } from '../../../src/vault/access/access';
-import { errorOf } from '../../harness/tool-errors';
+import { errorOf } from '../../harness/server/tool-errors';
 import { openDemoVault, type DemoVault } from '../../harness/vault-fixture';
 
 /** A stand-in TFile with just what the matcher reads. */

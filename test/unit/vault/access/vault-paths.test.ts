@@ -13,7 +13,7 @@ import {
   type VaultOnDisk,
 } from '../../../../src/vault/paths/paths';
 import { Quarantine } from '../../../../src/vault/access/quarantine';
-import { codeOf } from '../../../harness/tool-errors';
+import { codeOf } from '../../../harness/server/tool-errors';
 
 describe('lexicalVaultPath', () => {
   const cafeNfd = 'Cafe\u0301 notes.md';

@@ -9,7 +9,7 @@ import { PluginFile } from '../../../../src/vault/plugin-files/plugin-file';
 import { PartedFile } from '../../../../src/vault/plugin-files/parted-file';
 import { WriterLock } from '../../../../src/vault/plugin-files/writer-lock';
 import { openDemoVault, type DemoVault } from '../../../harness/vault-fixture';
-import { inboxTaskEdit } from '../../../harness/demo-edits';
+import { inboxTaskEdit } from '../../../harness/edits/demo-edits';
 
 /**
  * proposals.json shared by two plugin instances on one vault (F7, verifier s30): the writer lock's

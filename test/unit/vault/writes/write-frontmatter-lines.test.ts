@@ -2,7 +2,7 @@ import { parseYaml } from 'obsidian';
 import { splicedYaml, topLevelEntries } from '../../../../src/vault/writes/frontmatter/frontmatter-lines';
 import { guardFrontmatter } from '../../../../src/vault/writes/frontmatter/frontmatter-guard';
 import { patchFrontmatterText } from '../../../../src/vault/writes/frontmatter/property-patch';
-import { errorOf } from '../../../harness/tool-errors';
+import { errorOf } from '../../../harness/server/tool-errors';
 
 describe('topLevelEntries', () => {
   test('an entry runs through its indented and column-0 list lines; blank and comment lines after it belong to none', () => {

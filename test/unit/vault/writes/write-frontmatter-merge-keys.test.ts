@@ -1,6 +1,6 @@
 import { parseYaml } from 'obsidian';
 import { patchFrontmatterText, validatePropertyPatch } from '../../../../src/vault/writes/frontmatter/property-patch';
-import { errorOf } from '../../../harness/tool-errors';
+import { errorOf } from '../../../harness/server/tool-errors';
 import { topLevelEntries } from '../../../../src/vault/writes/frontmatter/frontmatter-lines';
 import { walkOnce, withMergeKeys } from '../../../../src/vault/content/frontmatter/yaml-merge-keys';
 import { assertWritableFrontmatter, isProtectedKey } from '../../../../src/vault/writes/frontmatter/frontmatter-guard';

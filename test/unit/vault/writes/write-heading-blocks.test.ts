@@ -3,7 +3,7 @@ import { buildOutline } from '../../../../src/vault/content/sections';
 import { appendText, editAtHeading } from '../../../../src/vault/writes/edits/text-edits';
 import type { EditOp } from '../../../../src/vault/writes/write-types';
 import { parseNoteMetadata } from '../../../host/index';
-import { markdownBlock } from '../../../harness/markdown-blocks';
+import { markdownBlock } from '../../../harness/edits/markdown-blocks';
 
 /**
  * edit_note by heading (and append_note) never change another section's structure: text going

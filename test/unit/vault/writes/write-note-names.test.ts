@@ -1,5 +1,5 @@
 import { assertNotDeviceName, assertValidName } from '../../../../src/vault/paths/note-names';
-import { errorOf } from '../../../harness/tool-errors';
+import { errorOf } from '../../../harness/server/tool-errors';
 
 describe('new note and folder names: Windows device names', () => {
   it('refuses CON, PRN, AUX, NUL, COM1-9 and LPT1-9 in any case, with any extension, in any segment', () => {

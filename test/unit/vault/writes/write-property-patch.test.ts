@@ -1,5 +1,5 @@
 import { patchFrontmatterText, validatePropertyPatch } from '../../../../src/vault/writes/frontmatter/property-patch';
-import { errorOf } from '../../../harness/tool-errors';
+import { errorOf } from '../../../harness/server/tool-errors';
 
 describe('patchFrontmatterText', () => {
   test('rewrites only the patched keys; untouched lines, comments and order stay; the body is kept', () => {

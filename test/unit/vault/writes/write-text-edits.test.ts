@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { anchorOccurrences } from '../../../../src/vault/writes/edits/anchor-match';
 import { appendText, editAtAnchor, editAtHeading, findAnchor, replaceBody } from '../../../../src/vault/writes/edits/text-edits';
 import { parseNoteMetadata } from '../../../host/index';
-import { errorOf } from '../../../harness/tool-errors';
+import { errorOf } from '../../../harness/server/tool-errors';
 
 /** Sections of a text from the host's metadata parser (as the metadata cache builds them). */
 const outline = (text: string) => buildOutline(parseNoteMetadata(text).headings, text.length);

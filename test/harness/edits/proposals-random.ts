@@ -3,7 +3,7 @@
  * line breaks, a missing final newline, empty texts, a BOM, and unicode (emoji, CJK).
  */
 
-export { seededRandom } from './seeded-random';
+export { seededRandom } from '../seeded-random';
 
 const WORDS = ['alpha', 'beta', '# Heading', '- item', '', ' ', '日本語', '😀 emoji', 'ñandú', '[[link]]', 'x', 'x', '\t', 'a\rb'];
 

@@ -9,15 +9,15 @@
  * changes a note's text as the user's typing would and tells the view, as the vault's events do.
  */
 import type { App, WorkspaceLeaf as ObsidianLeaf } from 'obsidian';
-import { Notice } from '../host/ui/notice';
-import { Workspace } from '../host/workspace/workspace';
-import { WorkspaceLeaf } from '../host/workspace/workspace-leaf';
-import { ProposalReview } from '../../src/proposals/review/proposal-review';
-import { ProposalStore, type ProposalCaller } from '../../src/proposals/store/proposal-store';
-import { PendingChangesView } from '../../src/ui/review/pending-view';
-import type { NoteChange, NoteStore } from '../../src/vault/note-store';
-import type { PluginFile } from '../../src/vault/plugin-files/plugin-file';
-import type { PreparedWrite } from '../../src/vault/writes/write-types';
+import { Notice } from '../../host/ui/notice';
+import { Workspace } from '../../host/workspace/workspace';
+import { WorkspaceLeaf } from '../../host/workspace/workspace-leaf';
+import { ProposalReview } from '../../../src/proposals/review/proposal-review';
+import { ProposalStore, type ProposalCaller } from '../../../src/proposals/store/proposal-store';
+import { PendingChangesView } from '../../../src/ui/review/pending-view';
+import type { NoteChange, NoteStore } from '../../../src/vault/note-store';
+import type { PluginFile } from '../../../src/vault/plugin-files/plugin-file';
+import type { PreparedWrite } from '../../../src/vault/writes/write-types';
 import { LISBON_NOTE, lisbonEdited } from './lisbon-note';
 
 declare global {

@@ -2,7 +2,7 @@
  * Jest's jsdom environment plus the Node globals that the MCP SDK and node:http code need
  * (fetch, Request/Response, streams, TextEncoder...), which the plain jsdom environment hides.
  * For tests that run the plugin's real server and also need a DOM that CodeMirror can run in
- * (Markdown views with a real EditorView). Use with `/** @jest-environment ./test/harness/jsdom-node-env.js *\/`.
+ * (Markdown views with a real EditorView). Use with `/** @jest-environment ./test/harness/env/jsdom-node-env.js *\/`.
  */
 const { TestEnvironment } = require('jest-environment-jsdom');
 

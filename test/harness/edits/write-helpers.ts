@@ -2,9 +2,9 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import VaultMcpPlugin from '../../src/main';
-import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from './boot-plugin';
-import { copyToTemp } from './temp-copy';
+import VaultMcpPlugin from '../../../src/main';
+import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../boot-plugin';
+import { copyToTemp } from '../temp-copy';
 
 /** A tool result's structured content. */
 export type Json = Record<string, any>;

@@ -2,11 +2,11 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { simulateExternalSettingsChange } from '../host';
-import { AiError } from '../../src/ai/ai-error';
-import VaultMcpPlugin from '../../src/main';
-import type { VaultMcpSettings } from '../../src/settings/settings';
-import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from './boot-plugin';
+import { simulateExternalSettingsChange } from '../../host';
+import { AiError } from '../../../src/ai/ai-error';
+import VaultMcpPlugin from '../../../src/main';
+import type { VaultMcpSettings } from '../../../src/settings/settings';
+import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../boot-plugin';
 import { installDom, settingRow, settle, type InstalledDom } from './settings-dom-env';
 
 /**

@@ -6,14 +6,14 @@
  * with a Notice saying so. `window.vaultMcpActivity` exposes the log and the notices.
  */
 import type { App, WorkspaceLeaf as ObsidianLeaf } from 'obsidian';
-import { MemoryActivityFile } from '../fakes/memory-activity-file';
-import { Notice } from '../host/ui/notice';
-import { Workspace } from '../host/workspace/workspace';
-import { WorkspaceLeaf } from '../host/workspace/workspace-leaf';
-import { ActivityLog } from '../../src/activity/activity-log';
-import type { ActivityRevert, RevertOutcome } from '../../src/activity/activity-revert';
-import type { ActivityEntry } from '../../src/activity/types';
-import { AgentActivityView } from '../../src/ui/activity/activity-view';
+import { MemoryActivityFile } from '../../fakes/memory-activity-file';
+import { Notice } from '../../host/ui/notice';
+import { Workspace } from '../../host/workspace/workspace';
+import { WorkspaceLeaf } from '../../host/workspace/workspace-leaf';
+import { ActivityLog } from '../../../src/activity/activity-log';
+import type { ActivityRevert, RevertOutcome } from '../../../src/activity/activity-revert';
+import type { ActivityEntry } from '../../../src/activity/types';
+import { AgentActivityView } from '../../../src/ui/activity/activity-view';
 
 declare global {
   interface Window {

@@ -4,11 +4,11 @@ import * as nodePath from 'node:path';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import VaultMcpPlugin from '../../src/main';
-import { noteUri } from '../../src/server/content/note-resources';
-import { secretIdForKey, type KeyRecord } from '../../src/settings/key-record';
-import { bootPlugin, connectClient, type BootedPlugin } from './boot-plugin';
-import { writeVaultFiles } from './write-helpers';
+import VaultMcpPlugin from '../../../src/main';
+import { noteUri } from '../../../src/server/content/note-resources';
+import { secretIdForKey, type KeyRecord } from '../../../src/settings/key-record';
+import { bootPlugin, connectClient, type BootedPlugin } from '../boot-plugin';
+import { writeVaultFiles } from '../edits/write-helpers';
 
 /** The bearer token of the second key {@link bootTwoKeys} adds ("Rooted": propose mode, confined to `Projects`). */
 export const ROOTED_TOKEN = 'rooted-token-0123456789abcdef';

@@ -5,9 +5,9 @@
  * `window.vaultMcpTab` exposes the stand-in so the test can read what clicks changed.
  */
 import type { App } from 'obsidian';
-import { Notice } from '../host/ui/notice';
-import { VaultMcpSettingTab } from '../../src/ui/settings/settings-tab';
-import type { SettingsTabPlugin } from '../../src/ui/settings/tab-context';
+import { Notice } from '../../host/ui/notice';
+import { VaultMcpSettingTab } from '../../../src/ui/settings/settings-tab';
+import type { SettingsTabPlugin } from '../../../src/ui/settings/tab-context';
 import { createDemoPlugin, type DemoPlugin } from './demo-plugin';
 
 declare global {

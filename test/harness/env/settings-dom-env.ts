@@ -4,7 +4,7 @@ import type { JSDOM as JSDOMType } from 'jsdom';
 // jsdom 29 (the top-level copy) is ESM-only under Jest's CommonJS runtime on Node 20; the copy
 // jest-environment-jsdom ships (jsdom 26) is CommonJS and has the same API.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { JSDOM } = require(path.resolve(__dirname, '../../node_modules/jest-environment-jsdom/node_modules/jsdom')) as {
+const { JSDOM } = require(path.resolve(__dirname, '../../../node_modules/jest-environment-jsdom/node_modules/jsdom')) as {
   JSDOM: typeof JSDOMType;
 };
 type JSDOM = JSDOMType;

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { builtinModules } from 'node:module';
 import type { Plugin } from 'esbuild';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 
 /**
  * `randomBytes(n).toString('hex')` over the browser's Web Crypto, the one node:crypto call
@@ -54,7 +54,7 @@ export function bundleSettingsTab(): Promise<string> {
 export async function bundleHostPage(entry: string): Promise<string> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: [path.join(ROOT, 'test/browser', entry)],
+    entryPoints: [path.join(__dirname, entry)],
     bundle: true,
     write: false,
     format: 'iife',

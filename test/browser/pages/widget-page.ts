@@ -6,11 +6,11 @@
  * before the entry runs; the entry sets `window.vaultMcpWidget` for the test to drive.
  */
 import type { App, Plugin as ObsidianPlugin } from 'obsidian';
-import { createHostElement } from '../host/ui/dom';
-import { HostPostProcessorContext } from '../host/workspace/markdown-render-child';
-import { Plugin } from '../host/plugin';
-import { registerWidgetBlocks, type WidgetSource } from '../../src/ui/widgets/widget-block';
-import { PLUGIN_MANIFEST } from '../fixtures/plugin-manifest';
+import { createHostElement } from '../../host/ui/dom';
+import { HostPostProcessorContext } from '../../host/workspace/markdown-render-child';
+import { Plugin } from '../../host/plugin';
+import { registerWidgetBlocks, type WidgetSource } from '../../../src/ui/widgets/widget-block';
+import { PLUGIN_MANIFEST } from '../../fixtures/plugin-manifest';
 
 declare global {
   interface Window {

@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as nodePath from 'node:path';
 
 /** The repository root, where `npm start` runs. */
-export const ROOT = nodePath.resolve(__dirname, '../..');
+export const ROOT = nodePath.resolve(__dirname, '../../..');
 /** How long a run may take to print a line it owes (bundling the runner, loading the vault, embedding it). */
 export const LINE_TIMEOUT_MS = 45_000;
 

@@ -1,4 +1,4 @@
-import { ToolError } from '../../src/errors';
+import { ToolError } from '../../../src/errors';
 
 /** The ToolError `fn` throws; fails the test when it throws something else or nothing. */
 export function errorOf(fn: () => unknown): ToolError {

@@ -1,6 +1,6 @@
-import type { KeyMode, KeyRecord, KeyScope } from '../../src/settings/key-record';
-import { migrateSettings } from '../../src/settings/migrate-settings';
-import type { VaultMcpSettings } from '../../src/settings/settings';
+import type { KeyMode, KeyRecord, KeyScope } from '../../../src/settings/key-record';
+import { migrateSettings } from '../../../src/settings/migrate-settings';
+import type { VaultMcpSettings } from '../../../src/settings/settings';
 
 /** The stand-in plugin the browser page draws the tab over (the surface of SettingsTabPlugin). */
 export interface DemoPlugin {

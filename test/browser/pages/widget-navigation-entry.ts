@@ -7,7 +7,7 @@
  * `load`). Both remote pages report every message they receive back to the server.
  * `window.vaultMcpWidget.changed()` plays a note change.
  */
-import type { WidgetSource } from '../../src/ui/widgets/widget-block';
+import type { WidgetSource } from '../../../src/ui/widgets/widget-block';
 import { renderWidgetNote } from './widget-page';
 
 const QUERY = 'WHERE status exists COLUMNS status, secretfield LIMIT 1000';

@@ -1,4 +1,4 @@
-import type { WriteRequest } from '../../src/vault/writes/write-types';
+import type { WriteRequest } from '../../../src/vault/writes/write-types';
 
 /** An edit_note request. */
 type EditRequest = Extract<WriteRequest, { kind: 'edit' }>;

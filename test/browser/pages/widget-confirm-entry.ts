@@ -7,7 +7,7 @@
  * what it received on its body (`data-received`). `window.vaultMcpWidget.confirmed` lists the
  * confirm calls.
  */
-import type { WidgetSource } from '../../src/ui/widgets/widget-block';
+import type { WidgetSource } from '../../../src/ui/widgets/widget-block';
 import { renderWidgetNote } from './widget-page';
 
 declare global {

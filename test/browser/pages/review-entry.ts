@@ -7,9 +7,9 @@
 import { history, historyKeymap, defaultKeymap } from '@codemirror/commands';
 import { Annotation, EditorState, Transaction } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
-import { reviewExtension } from '../../src/editor/review-extension';
-import { reviewHunksField } from '../../src/editor/review-state';
-import { FakeReviewController } from '../fakes/fake-review-controller';
+import { reviewExtension } from '../../../src/editor/review-extension';
+import { reviewHunksField } from '../../../src/editor/review-state';
+import { FakeReviewController } from '../../fakes/fake-review-controller';
 import { LISBON_NOTE } from './lisbon-note';
 
 /** Figures from {@link measureLongNote}, in ms. */

@@ -1,6 +1,6 @@
 import type { EditorView } from '@codemirror/view';
-import type { MarkdownView, TFile } from '../host';
-import type { BootedPlugin } from './boot-plugin';
+import type { MarkdownView, TFile } from '../../host';
+import type { BootedPlugin } from '../boot-plugin';
 
 /**
  * Opens the note at `path` in an editor of the host's workspace, as the user does.

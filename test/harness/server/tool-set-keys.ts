@@ -1,10 +1,10 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import VaultMcpPlugin from '../../src/main';
-import { secretIdForKey, type KeyMode, type KeyRecord, type KeyToolSet } from '../../src/settings/key-record';
-import { bootPlugin, type BootedPlugin } from './boot-plugin';
-import { writeVaultFiles } from './write-helpers';
+import VaultMcpPlugin from '../../../src/main';
+import { secretIdForKey, type KeyMode, type KeyRecord, type KeyToolSet } from '../../../src/settings/key-record';
+import { bootPlugin, type BootedPlugin } from '../boot-plugin';
+import { writeVaultFiles } from '../edits/write-helpers';
 
 /** A key beside the run's own: its mode (default force) and tool set. */
 export interface ToolSetKey {

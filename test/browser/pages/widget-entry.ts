@@ -8,9 +8,9 @@
  * it could reach the parent page or the network (`window.vaultMcpWidgetPort`: a local HTTP
  * server the test started). `window.vaultMcpWidget` exposes the context to unload the section.
  */
-import { runNotesQuery, type NoteFacts } from '../../src/search/query-notes/evaluate';
-import { parseNotesQuery } from '../../src/search/query-notes/parse';
-import type { WidgetSource } from '../../src/ui/widgets/widget-block';
+import { runNotesQuery, type NoteFacts } from '../../../src/search/query-notes/evaluate';
+import { parseNotesQuery } from '../../../src/search/query-notes/parse';
+import type { WidgetSource } from '../../../src/ui/widgets/widget-block';
 import { renderWidgetNote } from './widget-page';
 
 const QUERY = 'WHERE tags contains "book" SORT rating desc COLUMNS title, author, status, rating';

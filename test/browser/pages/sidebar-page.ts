@@ -2,7 +2,7 @@ import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { bundleHostPage } from './bundle';
-import { launchChromium, ROOT } from './chromium';
+import { launchChromium, PLUGIN_STYLES, ROOT, STYLES } from '../chromium';
 
 /** What {@link useSidebarPage} sets up for a suite. */
 export interface SidebarPage {
@@ -66,8 +66,8 @@ export function useSidebarPage(options: {
 async function sidebarPageHtml(entry: string, data: string): Promise<string> {
   const css = await Promise.all(
     ['obsidian-theme.css', 'obsidian-editor.css', 'obsidian-sidebar.css']
-      .map((f) => fsp.readFile(path.join(__dirname, f), 'utf8'))
-      .concat(fsp.readFile(path.join(ROOT, 'styles.css'), 'utf8')),
+      .map((f) => fsp.readFile(path.join(STYLES, f), 'utf8'))
+      .concat(fsp.readFile(PLUGIN_STYLES, 'utf8')),
   );
   const script = await bundleHostPage(entry);
   const inline = (js: string): string => `<script>${js.replace(/<\/script/g, '<\\/script')}</script>`;
