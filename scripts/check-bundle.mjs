@@ -337,8 +337,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * text tests; a regex too slow on one note names that note and the `-path:"…"` term that leaves it out.
  * +0.3 KB: the quarantine's folders looked up by a path's folders (a Map) instead of a scan per path, and a batch
  * without a session under a revision without batches told so (it was told to send initialize first).
+ * +0.2 KB: a proposal's append placed after lines added at the end of the note since (two appends to one
+ * note both land; the second went stale).
  */
-const BUDGET_BYTES = 899_000;
+const BUDGET_BYTES = 899_300;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

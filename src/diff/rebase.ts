@@ -91,6 +91,20 @@ function ambiguous(base: string, changes: readonly NoteChange[], h: Hunk, own: R
 }
 
 /**
+ * Whether hunk `h` adds lines at the end of `base` and the only changes touching it added lines
+ * at the end too (an accepted append, the user's new last lines): nothing of the note is under
+ * it, so it goes after them (two appends to one log or inbox both land, in the order accepted).
+ * A change of the last line itself still touches it, and lines added at one point inside the
+ * note stay a conflict (their order there is the user's call).
+ */
+function appendsAfter(base: string, changes: readonly NoteChange[], h: Hunk): boolean {
+  const end = base.length;
+  if (h.from !== end || h.to !== end || (end > 0 && base[end - 1] !== '\n')) return false;
+  const touching = changes.filter((c) => touches(c, h));
+  return touching.length > 0 && touching.every((c) => c.from === end && c.to === end);
+}
+
+/**
  * A hunk placed on the current text: shifted when no change touches it and it is not
  * {@link ambiguous}, nor does `current` hold its region as in `base` at another line start where
  * a change's new text (`changed`) meets it: a copy made since (pasted, typed, or other lines
@@ -98,13 +112,24 @@ function ambiguous(base: string, changes: readonly NoteChange[], h: Hunk, own: R
  * the same whichever was pasted); a copy no change meets was in `base` too and is
  * {@link ambiguous}'s to judge. Else stale.
  */
-function place(base: string, current: string, changes: readonly NoteChange[], changed: readonly Range[], h: Hunk): PlacedHunk {
+function place(
+  base: string,
+  current: string,
+  changes: readonly NoteChange[],
+  changed: readonly Range[],
+  h: Hunk,
+  afterAppends: boolean,
+): PlacedHunk {
   const own = regionOf(base, h);
-  if (!changes.some((c) => touches(c, h)) && !ambiguous(base, changes, h, own)) {
+  const appended = afterAppends && appendsAfter(base, changes, h);
+  if ((appended || !changes.some((c) => touches(c, h))) && !ambiguous(base, changes, h, own)) {
     const from = mapOffset(changes, h.from, 'start');
     const ownFrom = from - (h.from - own.from);
-    if (changes.length === 0 || own.to === own.from || !copyMet(current, base.slice(own.from, own.to), changed, (i) => i === ownFrom))
-      return { ...h, from, to: from + (h.to - h.from), stale: false };
+    if (changes.length === 0 || own.to === own.from || !copyMet(current, base.slice(own.from, own.to), changed, (i) => i === ownFrom)) {
+      // Lines added at the end since go first, as they came first: the hunk goes after them.
+      const at = appended ? current.length : from;
+      return { ...h, from: at, to: at + (h.to - h.from), stale: false };
+    }
   }
   const from = Math.min(mapOffset(changes, h.from, 'start'), current.length);
   const to = Math.max(from, Math.min(mapOffset(changes, h.to, 'end'), current.length));
@@ -120,7 +145,9 @@ function place(base: string, current: string, changes: readonly NoteChange[], ch
  * meets the hunk's range with ends included (`change.from <= hunk.to && change.to >=
  * hunk.from`): a change inside it, an insertion at either of its edges, or a change of the
  * line right before or right after it. For a pure insertion that means a change at the
- * same point or of either adjacent line. A hunk whose exact change the note already has is
+ * same point or of either adjacent line; with `options.afterAppends`, lines added at the end of a
+ * note ending in a line break are the exception when the changes there only added lines after it
+ * ({@link appendsAfter}): it goes after them. A hunk whose exact change the note already has is
  * stale here too (the store records accepted hunks, so it never places them again). When
  * `current` differs from `base`, a hunk is stale too when its region (its lines with the whole
  * line on each side, or the start or end of the text), as in `base` or as the hunk makes it,
@@ -133,8 +160,18 @@ function place(base: string, current: string, changes: readonly NoteChange[], ch
  * insertion at) a change going to that change's new text, clamped, `from <= to`.
  * When `base === current` the placement is the identity. Does not throw.
  */
-export function placeHunks(base: string, current: string, hunks: readonly Hunk[]): PlacedHunk[] {
+export function placeHunks(base: string, current: string, hunks: readonly Hunk[], options: PlaceOptions = {}): PlacedHunk[] {
   const changes = noteChanges(base, current);
   const changed = changes.map((c) => ({ from: c.currentFrom, to: c.currentTo }));
-  return hunks.map((h) => place(base, current, changes, changed, h));
+  return hunks.map((h) => place(base, current, changes, changed, h, options.afterAppends === true));
+}
+
+/** How {@link placeHunks} treats lines added at the end of the note since its base. */
+export interface PlaceOptions {
+  /**
+   * True for a proposal's hunks: an append goes after lines added at the end since (an accepted
+   * append, the user's new last lines) instead of going stale. False (the default) for an undo,
+   * which puts back lines where they were and must not move them past newer ones.
+   */
+  afterAppends?: boolean;
 }

@@ -27,7 +27,8 @@ export function undecidedHunks(p: Proposal, hunks: readonly Hunk[], current: str
     if (decision === 'accepted') delta += h.inserted.length - (h.to - h.from);
     else if (decision === undefined) shifted.push({ ...h, from: h.from + delta, to: h.to + delta });
   }
-  const placed = placeHunks(acceptedBase, current, shifted);
+  // Appends to one note (a log, an inbox) each land, in the order accepted, after lines added at its end since.
+  const placed = placeHunks(acceptedBase, current, shifted, { afterAppends: true });
   return p.expected_hash !== undefined && current !== acceptedBase ? placed.map((h) => ({ ...h, stale: true })) : placed;
 }
 

@@ -44,6 +44,22 @@ describe('terminal review commands', () => {
     expect(await run(`reject ${staged.proposal_id} 1`)).toBe(`Rejected hunk 1 of ${staged.proposal_id}; it is now partly accepted.`);
   });
 
+  test('two appends to one note both land with accept all, in the order staged; the user appending meanwhile keeps theirs first', async () => {
+    // A newcomer's inbox: the second append went stale once the first was accepted ("can only be rejected").
+    const first = await call(client, 'append_note', { path: 'A', content: '- idea one' });
+    const second = await call(client, 'append_note', { path: 'A', content: '- idea two' });
+    const answer = await run('accept all');
+    expect(answer).toContain(`Accepted 1 change of ${first.proposal_id} on A.md; it is now accepted.`);
+    expect(answer).toContain(`Accepted 1 change of ${second.proposal_id} on A.md; it is now accepted.`);
+    expect(answer).not.toMatch(/stale/);
+    expect(await disk('A.md')).toBe('one\ntwo\nthree\nfour\nfive\n- idea one\n- idea two\n');
+    const third = await call(client, 'append_note', { path: 'A', content: '- idea three' });
+    await fsp.appendFile(nodePath.join(dir, 'A.md'), 'typed by me\n');
+    await booted.app.vault.syncFromDisk();
+    expect(await run(`accept ${third.proposal_id}`)).toMatch(/^Accepted/);
+    expect(await disk('A.md')).toBe('one\ntwo\nthree\nfour\nfive\n- idea one\n- idea two\ntyped by me\n- idea three\n');
+  });
+
   test('a proposal staged with expected_hash that went stale names that cause', async () => {
     const { hash } = await call(client, 'read_note', { path: 'A' });
     const staged = await call(client, 'edit_note', { path: 'A', anchor: 'three', op: 'replace', content: 'THREE', expected_hash: hash });

@@ -83,14 +83,15 @@ describe('append_note against an outside appender', () => {
     expect(await fsp.readFile(full('Log.md'), 'utf8')).toBe('# Log\noutside line\n');
   });
 
-  test('accepting a proposal compares inside vault.process: an outside append in that window is kept, the append turns stale', async () => {
+  test('accepting a proposal compares inside vault.process: an outside append in that window is kept, the append goes after it', async () => {
     await boot('propose');
     const staged = await attempt(client, 'append_note', { path: 'Log', content: 'agent line' });
     if (!staged.ok) throw new Error(staged.message);
     appendDuringNextProcess('late line\n');
     const outcome = await booted.plugin.review.accept(String(staged.value.proposal_id));
-    expect(outcome).toMatchObject({ applied: 0, stale: 1 });
-    expect(await fsp.readFile(full('Log.md'), 'utf8')).toBe('# Log\nlate line\n');
+    // Placed again on the text inside the process: lines added at the end since go first (docs/propose-mode.md).
+    expect(outcome).toMatchObject({ applied: 1, stale: 0 });
+    expect(await fsp.readFile(full('Log.md'), 'utf8')).toBe('# Log\nlate line\nagent line\n');
   });
 
   /**

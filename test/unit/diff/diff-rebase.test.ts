@@ -103,6 +103,21 @@ describe('placeHunks', () => {
     expect(placed(base, base + 'agent\n', 'A\n' + base.slice(2))).toEqual([[14, 14, false]]);
   });
 
+  test("a proposal's append goes after lines appended since (afterAppends); a change of the last line or lines added inside still conflict", () => {
+    const place = (proposed: string, current: string) =>
+      placeHunks(base, current, buildHunks(base, proposed), { afterAppends: true }).map((h) => [h.from, h.to, h.stale]);
+    // Another append accepted, or the user's new last lines: this one lands after them, and applying it keeps both.
+    expect(place(base + 'agent\n', base + 'first\n')).toEqual([[20, 20, false]]);
+    const [hunk] = placeHunks(base, base + 'first\n', buildHunks(base, base + 'agent\n'), { afterAppends: true });
+    expect(applyHunks(base + 'first\n', [hunk])).toBe(base + 'first\nagent\n');
+    // The last line itself changed, or lines went in before the end: still stale, as without the option.
+    expect(place(base + 'agent\n', base.slice(0, -2) + 'G\n')[0][2]).toBe(true);
+    expect(place(base + 'agent\n', base.slice(0, -2) + 'mine\ng\n')[0][2]).toBe(false);
+    expect(place(base.slice(0, 10) + 'x\n' + base.slice(10), base.slice(0, 10) + 'mine\n' + base.slice(10))[0][2]).toBe(true);
+    // A note without a final line break: the append rewrites its last line, so it stays a conflict.
+    expect(placeHunks('a\nb', 'a\nb\nc', buildHunks('a\nb', 'a\nb\nd'), { afterAppends: true })[0].stale).toBe(true);
+  });
+
   test('a rewrite past the line-diff cap makes hunks inside it stale and leaves the shared head alone', () => {
     const body = (tag: string) => Array.from({ length: 2500 }, (_, i) => `${tag} ${i}\n`).join('');
     const before = 'keep0\nkeep1\n' + body('old') + 'keepZ\n';
