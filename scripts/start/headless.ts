@@ -10,7 +10,7 @@ import { provideObsidianModule } from '../obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../../test/harness/boot-plugin';
 import { API_KEY_ENV, npmKeptFlags, parseRunOptions, runCwd, shownValue, USAGE, type RunOptions } from './run-options';
 import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStates } from './run-vault';
-import { proposalLine, semanticStatusLine, startupLines } from './run-banner';
+import { inputEndedLine, proposalLine, semanticStatusLine, startupLines } from './run-banner';
 import { countNotes, formatCount, reportLoading } from './run-progress';
 import { handleStopSignals, PARENT_GONE_LINE, watchParent } from './run-signals';
 import type { ProposalStore } from '../../src/proposals/store/proposal-store';
@@ -169,8 +169,12 @@ async function main(): Promise<void> {
   }))
     console.log(line);
   reportSemanticIndex((booted.plugin as unknown as { semantic: SemanticIndex }).semantic, settings);
-  if (settings.proposals.notifyOnNew) reportProposals((booted.plugin as unknown as { proposals: ProposalStore }).proposals);
-  reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget & ActivityCommandTarget);
+  const terminal = { reading: true };
+  if (settings.proposals.notifyOnNew) reportProposals((booted.plugin as unknown as { proposals: ProposalStore }).proposals, terminal);
+  reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget & ActivityCommandTarget, () => {
+    terminal.reading = false;
+    console.log(inputEndedLine(vault));
+  });
   const stop = async (): Promise<boolean> => {
     const server = (booted.plugin as unknown as { server: { stop(): Promise<void> } }).server;
     // The server's own stop first and awaited (running calls get its grace, then connections
@@ -189,10 +193,13 @@ async function main(): Promise<void> {
   stopBooted = stop;
 }
 
-/** Prints {@link proposalLine} each time an agent stages a proposal (the run's stand-in for the plugin's notice). */
-function reportProposals(proposals: ProposalStore): void {
+/**
+ * Prints {@link proposalLine} each time an agent stages a proposal (the run's stand-in for the plugin's notice);
+ * once standard input has ended (`terminal.reading` false), without the commands this run no longer reads.
+ */
+function reportProposals(proposals: ProposalStore, terminal: { reading: boolean }): void {
   proposals.onChange((event) => {
-    if (event.type === 'staged') console.log(proposalLine(event.proposal));
+    if (event.type === 'staged') console.log(proposalLine(event.proposal, terminal.reading));
   });
 }
 
@@ -218,9 +225,11 @@ function reportSemanticIndex(semantic: SemanticIndex, settings: VaultMcpSettings
  * Reads review commands from standard input, one per line (`proposals`, `show <id>`,
  * `accept <id> [hunk]`, `reject <id> [hunk]`; `activity [id]` and `revert ...` for the agent
  * activity log), and prints each answer: the terminal stand-in for the editor's inline review
- * and the Agent activity view. End of input leaves the server running.
+ * and the Agent activity view. End of input leaves the server running and calls `ended` once
+ * the commands read before it are answered (a run started with `< /dev/null`, under a process
+ * manager or `nohup`, has no terminal to review in).
  */
-function reviewFromStdin(target: ReviewCommandTarget & ActivityCommandTarget): void {
+function reviewFromStdin(target: ReviewCommandTarget & ActivityCommandTarget, ended: () => void): void {
   const lines = createInterface({ input: process.stdin, terminal: false });
   let queue = Promise.resolve();
   lines.on('line', (line) => {
@@ -228,6 +237,9 @@ function reviewFromStdin(target: ReviewCommandTarget & ActivityCommandTarget): v
       const answer = (await runActivityCommand(target, line)) ?? (await runReviewCommand(target, line));
       if (answer) console.log(line.trim() === 'help' ? `${answer}\n${ACTIVITY_COMMANDS_HELP}` : answer);
     });
+  });
+  lines.on('close', () => {
+    queue = queue.then(ended);
   });
 }
 

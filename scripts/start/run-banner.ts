@@ -141,7 +141,7 @@ export function writesOffLine(mode: KeyMode): string {
  * that review it here.
  * @param proposal the staged proposal. @returns the line, without a newline.
  */
-export function proposalLine(proposal: Proposal): string {
+export function proposalLine(proposal: Proposal, reviewHere = true): string {
   const { id, path } = proposal;
   const change: Record<Proposal['kind'], string> = {
     edit: `changes to ${path}`,
@@ -152,8 +152,25 @@ export function proposalLine(proposal: Proposal): string {
     folder: `a new folder ${path}`,
   };
   return visibleText(
-    `[proposal] "${proposal.key_label}" proposes ${change[proposal.kind]} (id ${id}).${proposal.reason ? ` Held for review: ${proposal.reason}` : ''} Review it here: show ${id}, then accept ${id} or reject ${id}; proposals lists every pending one.`,
+    `[proposal] "${proposal.key_label}" proposes ${change[proposal.kind]} (id ${id}).${proposal.reason ? ` Held for review: ${proposal.reason}` : ''} ${
+      reviewHere
+        ? `Review it here: show ${id}, then accept ${id} or reject ${id}; proposals lists every pending one.`
+        : 'Standard input has ended, so it cannot be reviewed in this run (see the line above).'
+    }`,
   );
+}
+
+/**
+ * The line `npm start` prints when its standard input ends (started with `< /dev/null`, by a
+ * process manager, or its input closed): review and activity commands are no longer read, and
+ * where the proposals wait instead. A temporary demo copy goes, proposals and all, when the run stops.
+ * @param vault the folder served. @returns the line, without a newline.
+ */
+export function inputEndedLine(vault: Pick<RunVault, 'dir' | 'temporary'>): string {
+  const where = vault.temporary
+    ? 'this run serves a temporary copy of the demo vault, removed with its proposals when the run stops: start it from a terminal to review them'
+    : `proposals wait in the vault's proposals.json: review them in Obsidian, or in a run started from a terminal (npm start -- --vault ${/\s/.test(vault.dir) ? JSON.stringify(vault.dir) : vault.dir})`;
+  return visibleText(`Standard input has ended, so review and activity commands are no longer read here; ${where}.`);
 }
 
 /** One key of the settings with the token the run made for it. */

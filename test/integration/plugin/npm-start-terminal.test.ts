@@ -90,6 +90,20 @@ describe('npm start: proposals and writes in the terminal', () => {
     expect(await run.line(new RegExp(`^${id}\\b`))).toContain('Inbox/From agent.md');
   });
 
+  it('says when standard input ends, answering the commands read before it, and proposals staged after it say they cannot be reviewed here', async () => {
+    const run = await startOnCopy(['--allow-writes']);
+    const { url, token } = await runEndpoint(run);
+    run.child.stdin!.end('proposals\n');
+    expect(await run.line(/^No pending changes\.$/)).toBe('No pending changes.');
+    expect(await run.line(/^Standard input has ended/)).toMatch(/no longer read here; proposals wait in the vault's proposals\.json/);
+    const client = await connect(url, token);
+    const result = await client.callTool({ name: 'create_note', arguments: { path: 'Late.md', content: 'late\n' } });
+    const id = (result.structuredContent as { proposal_id: string }).proposal_id;
+    expect(await run.line(/^\[proposal\] /)).toBe(
+      `[proposal] "npm start" proposes a new note Late.md (id ${id}). Standard input has ended, so it cannot be reviewed in this run (see the line above).`,
+    );
+  });
+
   it('says with writes off how to turn them on, offers no review, and the refused write call names --allow-writes', async () => {
     const run = await startOnCopy([]);
     const { url, token } = await runEndpoint(run);

@@ -3,7 +3,14 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStates } from '../../../scripts/start/run-vault';
-import { proposalLine, semanticStatusLine, startupLines, writesOffLine, type RunDetails } from '../../../scripts/start/run-banner';
+import {
+  inputEndedLine,
+  proposalLine,
+  semanticStatusLine,
+  startupLines,
+  writesOffLine,
+  type RunDetails,
+} from '../../../scripts/start/run-banner';
 import type { Proposal } from '../../../src/proposals/types';
 import { defaultSettings } from '../../../src/settings/settings';
 import { parseRunOptions } from '../../../scripts/start/run-options';
@@ -654,6 +661,19 @@ describe('npm start: startup lines', () => {
       ]),
     );
     expect(fromFile.some((l) => l.startsWith('Token (shown once)'))).toBe(false);
+  });
+
+  it('once standard input has ended, says so once and no longer offers the commands on each proposal (a run under nohup reviewed nothing, silently)', () => {
+    const base = { id: 'p1', key_label: 'Claude Code', path: 'Notes/A.md', kind: 'edit' } as Proposal;
+    expect(proposalLine(base, false)).toBe(
+      '[proposal] "Claude Code" proposes changes to Notes/A.md (id p1). Standard input has ended, so it cannot be reviewed in this run (see the line above).',
+    );
+    expect(inputEndedLine({ dir: '/tmp/vault-mcp-demo-x', temporary: true })).toBe(
+      'Standard input has ended, so review and activity commands are no longer read here; this run serves a temporary copy of the demo vault, removed with its proposals when the run stops: start it from a terminal to review them.',
+    );
+    expect(inputEndedLine({ dir: '/home/me/My Vault', temporary: false })).toBe(
+      `Standard input has ended, so review and activity commands are no longer read here; proposals wait in the vault's proposals.json: review them in Obsidian, or in a run started from a terminal (npm start -- --vault "/home/me/My Vault").`,
+    );
   });
 
   it('tells a proposal by what it changes, with the commands that review it in the terminal', () => {
