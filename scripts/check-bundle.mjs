@@ -339,8 +339,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * without a session under a revision without batches told so (it was told to send initialize first).
  * +0.2 KB: a proposal's append placed after lines added at the end of the note since (two appends to one
  * note both land; the second went stale).
+ * +0.2 KB: an invalid `regex: true` pattern told to escape or drop regex: true (quoting cannot help), and a
+ * request refused for its shape answered with its readable id, not null (JSON-RPC 2.0 §5).
  */
-const BUDGET_BYTES = 899_300;
+const BUDGET_BYTES = 899_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -14,7 +14,7 @@ import type { KeyRecord } from '../../settings/key-record';
 import type { VaultMcpSettings } from '../../settings/settings';
 import { VaultCallerVerifier, type Caller, type CallerVerifier } from './door/caller-auth';
 import { MCP_PATH } from './endpoint';
-import { cancelledIdsOf, INVALID_REQUEST, InFlightIds, requestIdsOf } from './door/json-rpc-framing';
+import { cancelledIdsOf, INVALID_REQUEST, InFlightIds, readableId, requestIdsOf } from './door/json-rpc-framing';
 import { LoopbackListener } from './listener';
 import { ModernEndpoint } from './modern-endpoint';
 import { refuse, type Refusal } from './door/refusal';
@@ -305,7 +305,7 @@ export class McpHttpServer {
       return refusal ? { to: 'refused', refusal } : { to: 'session', session };
     }
     if (req.method === 'POST' && namesInitialize(body) && !containsInitialize(body))
-      return { to: 'refused', refusal: MALFORMED_INITIALIZE };
+      return { to: 'refused', refusal: { ...MALFORMED_INITIALIZE, id: readableId(body) } };
     const named = req.headers['mcp-protocol-version'];
     // A batch naming a revision without batches (2026-07-28 needs no session either): told of the batch, not of a session.
     if (req.method === 'POST' && Array.isArray(body) && typeof named === 'string' && REVISION.test(named) && !allowsBatches(named))

@@ -251,6 +251,8 @@ describe('protocol faults', () => {
         code: -32602,
         message: expect.stringMatching(/initialize needs params \{protocolVersion, capabilities, clientInfo\}/),
       });
+      // Its id is readable, so the error answers it (it said null).
+      expect(JSON.parse(reply.body).id).toBe(1);
     }
     // Anything else without a session is still told to initialize first.
     const ping = await raw(booted.port, { headers: auth, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });

@@ -162,7 +162,10 @@ describe('parseQuery', () => {
     ],
     ['[rank:<= "high"]', /orders by 'high', neither a number nor a date; <= compares/],
     ['[due:>=soon]', /orders by 'soon'/],
-    ['/(unclosed/', /regular expression \/\(unclosed\/ is invalid/],
+    [
+      '/(unclosed/',
+      /regular expression \/\(unclosed\/ is invalid \(Unterminated group\); fix the pattern or quote the text to search for it literally\.$/,
+    ],
     ['/abc', /without a closing '\/'/],
     // A '[' left open takes the closing '/' into its class: the fault named is the class, as regex: true names it.
     ['/[/', /The regular expression \/\[\/ is invalid \(Unterminated character class\)/],
@@ -209,6 +212,10 @@ describe('regexQuery', () => {
   it('rejects an empty or invalid pattern', () => {
     expect(() => regexQuery('')).toThrow(/empty/);
     expect(() => regexQuery('a(')).toThrow(ToolError);
+    // The whole query is the pattern: quoting cannot help, escaping or dropping regex: true does.
+    expect(() => regexQuery('(a')).toThrow(
+      'The regular expression /(a/ is invalid (Unterminated group); fix the pattern (escape a character meant literally with \\, as \\( or \\.), or leave out regex: true to search the words.',
+    );
     expect(() => regexQuery('[')).toThrow(/is invalid \(Unterminated character class\)/);
   });
 });

@@ -29,6 +29,14 @@ describe('checkFraming', () => {
     expect(repeated).toEqual({ id: null, message: expect.stringMatching(/request id "a" twice/) });
   });
 
+  it("answers a single message's readable id (JSON-RPC 2.0 §5: null only when it cannot be detected)", () => {
+    expect(checkFraming({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: null })?.id).toBe(7);
+    expect(checkFraming({ jsonrpc: '2.0', id: 'x', method: 7 })?.id).toBe('x');
+    expect(checkFraming({ jsonrpc: '2.0', id: 1.5, method: 'ping' })?.id).toBeNull();
+    expect(checkFraming([{ jsonrpc: '2.0', id: 7, method: 7 }])?.id).toBeNull();
+    expect(checkFraming(42)?.id).toBeNull();
+  });
+
   it.each([
     [{ jsonrpc: '2.0', id: 1.5, method: 'ping' }, /its id 1\.5 is neither a string nor an integer/],
     [

@@ -87,19 +87,29 @@ export function readRegexAt(
   return { source, flags };
 }
 
+/** What a refusal of an invalid regex tells to do: the fix that fits where the pattern came from. */
+const REGEX_FIXES = {
+  /** A `/…/` term of a query: the text can be quoted instead. */
+  term: 'fix the pattern or quote the text to search for it literally',
+  /** The whole query under `regex: true`: quoting cannot help there. */
+  whole: 'fix the pattern (escape a character meant literally with \\, as \\( or \\.), or leave out regex: true to search the words',
+};
+
 /**
  * Compiles a user regex with `flags` plus `m` (each flag once).
- * @throws ToolError('invalid_argument') naming the pattern and the engine's reason when it does not compile, or the
- *   count when it repeats a part more than MAX_REGEX_REPEAT times (query/regex-repeats.ts checkRegexRepeats)
+ * @param source the pattern. @param flags the flags given after it.
+ * @param from where the pattern came from: a `/…/` `term` of a query (default), or the `whole` query under `regex: true`
+ * @throws ToolError('invalid_argument') naming the pattern and the engine's reason when it does not compile (with the
+ *   fix that fits `from`), or the count when it repeats a part more than MAX_REGEX_REPEAT times (query/regex-repeats.ts checkRegexRepeats)
  */
-export function compileRegex(source: string, flags: string): RegExp {
+export function compileRegex(source: string, flags: string, from: keyof typeof REGEX_FIXES = 'term'): RegExp {
   let regex: RegExp;
   try {
     regex = new RegExp(source, [...new Set(flags + 'm')].join(''));
   } catch (err) {
     throw new ToolError(
       'invalid_argument',
-      `The regular expression /${inputExcerpt(source)}/ is invalid (${regexFault(err)}); fix the pattern or quote the text to search for it literally.`,
+      `The regular expression /${inputExcerpt(source)}/ is invalid (${regexFault(err)}); ${REGEX_FIXES[from]}.`,
     );
   }
   checkRegexRepeats(regex, inputExcerpt(source));

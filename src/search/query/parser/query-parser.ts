@@ -97,7 +97,7 @@ export function regexQuery(pattern: string): QueryNode {
     throw new ToolError('invalid_argument', 'The regular expression is empty; pass a pattern in query.');
   }
   checkLength(pattern);
-  return { kind: 'regex', regex: compileRegex(pattern.normalize('NFC'), '') };
+  return { kind: 'regex', regex: compileRegex(pattern.normalize('NFC'), '', 'whole') };
 }
 
 const TERM_END = /[\s()]/;

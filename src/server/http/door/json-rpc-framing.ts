@@ -48,6 +48,17 @@ function messageProblem(message: unknown): string {
  */
 export const MAX_BATCH_MESSAGES = 100;
 
+/**
+ * The id an error about `body` answers with (JSON-RPC 2.0 §5: null only when the id cannot be
+ * detected): the id of a single message (not a batch) that is an object whose `id` is a string or
+ * a safe integer, however wrong the rest of it is; else null.
+ */
+export function readableId(body: unknown): RequestId | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('id' in body)) return null;
+  const { id } = body;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
+}
+
 /** A request id as a map key: 1 and "1" are different ids (JSON-RPC 2.0 §4). */
 function idKey(id: RequestId): string {
   return `${typeof id}:${String(id)}`;
@@ -79,7 +90,7 @@ export function checkFraming(body: unknown): FramingRefusal | null {
   for (const [index, message] of messages.entries()) {
     const where = batch ? `message ${index + 1} of the batch` : 'the body';
     if (!isSpecType.JSONRPCMessage(message)) {
-      return { id: null, message: `Invalid Request: ${where} is not a JSON-RPC 2.0 message; ${messageProblem(message)}.` };
+      return { id: readableId(body), message: `Invalid Request: ${where} is not a JSON-RPC 2.0 message; ${messageProblem(message)}.` };
     }
     if (!isJSONRPCRequest(message)) continue;
     const key = idKey(message.id);
