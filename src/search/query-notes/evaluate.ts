@@ -1,5 +1,6 @@
 import type { Condition, Field, NotesQuery, SortKey } from './parse';
 import { findPropertyKey, propertyNameKey } from '../../vault/content/frontmatter/property-names';
+import { isNumberText, startsWithDate } from '../query/note-filters';
 
 /**
  * Running a parsed `query_notes` query over plain note facts (no vault access here: the tool
@@ -128,15 +129,12 @@ function testValue(value: Value, op: string, wanted: string, field: Field): bool
   }
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
-
 /** How `item` compares to the literal `wanted`: -1, 0, 1, or null when they cannot be compared. */
 function compare(item: unknown, wanted: string): number | null {
   if (item === null || item === undefined || typeof item === 'object') return null;
   const value = text(item).trim();
-  if (NUMBER.test(wanted) && (typeof item === 'number' || NUMBER.test(value))) return Math.sign(Number(value) - Number(wanted));
-  if (ISO_DATE.test(wanted) && ISO_DATE.test(value)) {
+  if (isNumberText(wanted) && (typeof item === 'number' || isNumberText(value))) return Math.sign(Number(value) - Number(wanted));
+  if (startsWithDate(wanted) && startsWithDate(value)) {
     const cut = value.slice(0, wanted.length);
     return cut < wanted ? -1 : cut > wanted ? 1 : 0;
   }

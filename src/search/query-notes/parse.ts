@@ -14,6 +14,7 @@ import { quoteInput } from '../../errors';
  * prefixed, or quoted when it has spaces).
  */
 import { namesNoCalendarDay } from '../calendar-date';
+import { isNumberText, startsWithDate } from '../query/note-filters';
 
 /** Fields every note has, computed from the file (Obsidian Bases' `file.*` names). */
 export const FILE_FIELDS = [
@@ -28,6 +29,21 @@ export const FILE_FIELDS = [
   'file.tags',
 ] as const;
 export type FileField = (typeof FILE_FIELDS)[number];
+
+/**
+ * Why comparing file field `field` with `value` by `op` can match no note, or null when it can:
+ * `file.size` is a number of bytes and `file.mtime` / `file.ctime` are dates, so a comparison
+ * (`is`, `gt`, `lt`, `gte`, `lte`) with text that is no number, or no `YYYY-MM-DD` date, would
+ * quietly answer nothing. Properties hold any type and compare as text when they are not numbers.
+ */
+function fileValueFault(field: Field, op: string, value: string): string | null {
+  if (field.kind !== 'file' || !['is', 'gt', 'lt', 'gte', 'lte'].includes(op)) return null;
+  if (field.name === 'file.size' && !isNumberText(value))
+    return `file.size is a size in bytes, and ${quoteInput(value)} is not a number; compare it with one, e.g. file.size gt 10000.`;
+  if ((field.name === 'file.mtime' || field.name === 'file.ctime') && !startsWithDate(value))
+    return `${field.name} is a date, and ${quoteInput(value)} is not one; compare it with a date written YYYY-MM-DD, e.g. ${field.name} gt 2026-01-15.`;
+  return null;
+}
 
 /** A field: a file field, or a frontmatter property by name (matched case-insensitively). */
 export type Field = { kind: 'file'; name: FileField } | { kind: 'property'; name: string };
@@ -241,6 +257,8 @@ class Parser {
     if (valueToken.kind === 'word' && namesNoCalendarDay(valueToken.text)) {
       throw this.error(`${quoteInput(valueToken.text)} is not a calendar date; write dates as YYYY-MM-DD, e.g. 2026-01-15.`, valueToken);
     }
+    const typeFault = fileValueFault(field, meaning.op, valueToken.text);
+    if (typeFault !== null) throw this.error(typeFault, valueToken);
     this.k++;
     return wrap({ kind: 'test', field, op: meaning.op, value: valueToken.text }, negated !== meaning.negated);
   }

@@ -109,13 +109,23 @@ function propertyKey(note: NoteRecord, name: string): string | undefined {
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
 
+/** True when `text` is a number as search and query_notes compare numbers: `5`, `-1.5`, `.5`, `2e3` (no hex, no spaces). */
+export function isNumberText(text: string): boolean {
+  return NUMBER.test(text);
+}
+
+/** True when `text` starts like an ISO 8601 date, `YYYY-MM-DD` (a time may follow), as dates compare. */
+export function startsWithDate(text: string): boolean {
+  return ISO_DATE.test(text);
+}
+
 /**
  * True when a `[prop:>value]` test (or `<`, `>=`, `<=`) can order notes by `value`: a number
  * (`5`, `-1.5`, `2e3`) or a date starting `YYYY-MM-DD`. Any other value orders nothing
  * (see {@link matchProperty}), so the query parser refuses it rather than answer no notes.
  */
 export function ordersByValue(value: string): boolean {
-  return NUMBER.test(value) || ISO_DATE.test(value);
+  return isNumberText(value) || startsWithDate(value);
 }
 
 function compareItem(item: unknown, cmp: string, wanted: string): boolean {

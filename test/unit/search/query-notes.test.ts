@@ -123,6 +123,23 @@ describe('query_notes: evaluation', () => {
   ];
   const paths = (source: string): string[] => runNotesQuery(parseNotesQuery(source), notes).rows.map((r) => r[0] as string);
 
+  it('a size or date file field compared with text is an error at the value (it matched no note, silently)', () => {
+    expect(syntaxError('file.size gt abc')).toMatchObject({
+      position: 14,
+      message: "file.size is a size in bytes, and 'abc' is not a number; compare it with one, e.g. file.size gt 10000.",
+    });
+    expect(syntaxError('file.mtime < yesterday').message).toBe(
+      "file.mtime is a date, and 'yesterday' is not one; compare it with a date written YYYY-MM-DD, e.g. file.mtime gt 2026-01-15.",
+    );
+    expect(syntaxError('file.ctime is "soon"').message).toMatch(/^file\.ctime is a date, and 'soon' is not one/);
+    // Numbers and dates pass, as do text fields, properties (any type) and contains.
+    expect(parseNotesQuery('file.size >= 1e3').where).toMatchObject({ value: '1e3' });
+    expect(parseNotesQuery('file.mtime gt 2026-01-15').where).toMatchObject({ value: '2026-01-15' });
+    expect(parseNotesQuery('file.name gt m').where).toMatchObject({ value: 'm' });
+    expect(parseNotesQuery('rank gt high').where).toMatchObject({ value: 'high' });
+    expect(parseNotesQuery('file.mtime contains 2026').where).toMatchObject({ op: 'contains' });
+  });
+
   it('a bare date that names no calendar day is an error at its position; real dates and other words pass', () => {
     expect(syntaxError('file.mtime is 2026-13-45')).toMatchObject({
       position: 15,
