@@ -342,9 +342,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.2 KB: an invalid `regex: true` pattern told to escape or drop regex: true (quoting cannot help), and a
  * request refused for its shape answered with its readable id, not null (JSON-RPC 2.0 §5).
  * +0.5 KB: query_notes refuses file.size compared with text and file.mtime/ctime with no date (it answered no
- * rows), its two messages most of it.
+ * rows), its two messages most of it. +0.3 KB: search refuses `NOT x` (read as two words, it found the notes
+ * with x), naming `-x`.
  */
-const BUDGET_BYTES = 900_000;
+const BUDGET_BYTES = 900_400;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -73,6 +73,10 @@ describe('parseQuery', () => {
     ['[status:done]', '[status~done]'],
     ['[status:"in progress"]', '[status~in progress]'],
     ['[priority:>5]', '[priority>5]'],
+    // NOT alone, last, lower case or quoted is a word.
+    ['NOT', 'NOT'],
+    ['budget NOT', '(budget & NOT)'],
+    ['not meeting', '(not & meeting)'],
     ['[due:>2024-02-29]', '[due>2024-02-29]'],
     ['[due:>"2026-02-30"]', '[due>2026-02-30]'],
     ['[due: <= 2024-06-01]', '[due<=2024-06-01]'],
@@ -162,6 +166,12 @@ describe('parseQuery', () => {
     ],
     ['[rank:<= "high"]', /orders by 'high', neither a number nor a date; <= compares/],
     ['[due:>=soon]', /orders by 'soon'/],
+    // NOT read as a word found the very notes it meant to leave out.
+    [
+      'NOT meeting',
+      /has NOT at character 1, which search reads as a word.*write -word or -\(group\) to leave notes out, or "NOT" in quotes/,
+    ],
+    ['budget (NOT draft)', /has NOT at character 9/],
     [
       '/(unclosed/',
       /regular expression \/\(unclosed\/ is invalid \(Unterminated group\); fix the pattern or quote the text to search for it literally\.$/,

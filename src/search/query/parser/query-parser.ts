@@ -231,7 +231,22 @@ class QueryParser {
       }
     }
     const at = this.pos;
-    return this.leaf('word', this.readBare(), at);
+    const word = this.readBare();
+    // `NOT x` read as two words finds the notes with x, the opposite of what it asks (query_notes has NOT; search has -).
+    if (word === 'NOT' && this.termFollows()) {
+      this.fail(
+        `has NOT at character ${at + 1}, which search reads as a word, so the notes with what follows would be found; ` +
+          'write -word or -(group) to leave notes out, or "NOT" in quotes to search the word',
+      );
+    }
+    return this.leaf('word', word, at);
+  }
+
+  /** True when a term follows the current position (after spaces), not the end of the query or group. */
+  private termFollows(): boolean {
+    let i = this.pos;
+    while (i < this.end && /\s/.test(this.src[i])) i++;
+    return i < this.end && this.src[i] !== ')';
   }
 
   /**
