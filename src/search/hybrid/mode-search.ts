@@ -7,7 +7,13 @@ import { queryShape, type QueryShape } from '../query/query-plan';
 import { decodeCursor, encodeCursor } from '../results/cursor';
 import { SNIPPET_WIDTH, snippetText } from '../results/snippet';
 import type { SearchIndex } from '../search-index';
-import { isTransientAiError, type SemanticIndex, type SemanticMatch, type SemanticStatus } from '../semantic/semantic-index';
+import {
+  isTransientAiError,
+  SEMANTIC_OFF_REASON,
+  type SemanticIndex,
+  type SemanticMatch,
+  type SemanticStatus,
+} from '../semantic/semantic-index';
 import type { SearchHit, SearchOptions, SearchPage } from '../types';
 import { fusedSource, FUSION_POOL, hybridLists } from './candidates';
 import { fuse, HYBRID_FUSION, type ScoredKey } from './fusion';
@@ -27,8 +33,6 @@ export interface ModePage {
   page: SearchPage;
   mixed: boolean;
 }
-
-const WHERE = 'Settings → Vault MCP → AI provider';
 
 /**
  * Runs `search` in a mode (docs/architecture.md#tool-contract, search):
@@ -154,14 +158,20 @@ function scoredHit(h: SearchHit): ScoredKey {
   return { key: h.path, score: h.score };
 }
 
+/**
+ * How an agent's user turns semantic search on in a headless run (`npm start`, docs/npm-start.md),
+ * which has no settings tab: the agent cannot tell which of the two it talks to.
+ */
+const HEADLESS_TURN_ON = ' (in a run of npm start, which has no settings tab: its --embed-url and --embed-model flags)';
+
 /** Why the semantic index cannot answer now, in words for the agent; null when it can. */
 export function unusableReason(status: SemanticStatus | null): string | null {
-  if (status === null) return `semantic search is off; turn on "Index for semantic search" in ${WHERE}`;
+  if (status === null) return SEMANTIC_OFF_REASON + HEADLESS_TURN_ON;
   switch (status.state) {
     case 'ready':
       return null;
     case 'off':
-      return status.reason;
+      return status.reason === SEMANTIC_OFF_REASON ? status.reason + HEADLESS_TURN_ON : status.reason;
     case 'building':
       return `the semantic index is being built (${status.total === 0 ? 0 : Math.floor((100 * status.indexed) / status.total)} %)`;
     case 'paused':

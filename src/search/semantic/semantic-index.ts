@@ -57,7 +57,8 @@ export interface SemanticMatch {
   start: number;
 }
 
-const WHERE = 'Settings → Vault MCP → AI provider';
+/** Why semantic search answers nothing while its index is off, and the setting that turns it on (the settings tab shows it too). */
+export const SEMANTIC_OFF_REASON = 'semantic search is off; turn on "Index for semantic search" in Settings → Vault MCP → AI provider';
 /** Hash length kept per chunk (hex chars of SHA-256): 64 bits, ample for one vault's chunks. */
 const HASH_CHARS = 16;
 /** Time budget of one slice of a sync's loop over notes, ms (docs/architecture.md#runtime-facts). */
@@ -76,7 +77,7 @@ const SLICE_MS = 12;
 export class SemanticIndex {
   private store = new VectorStore('');
   private readonly stamps = new Map<string, NoteStamp>();
-  private status: SemanticStatus = { state: 'off', reason: `semantic search is off; turn on "Index for semantic search" in ${WHERE}` };
+  private status: SemanticStatus = { state: 'off', reason: SEMANTIC_OFF_REASON };
   private readonly listeners = new Set<(status: SemanticStatus) => void>();
   private readonly dirty = new Set<string>();
   /** Subscription and generation (bumped by rebuild and stop so a sync of an earlier run stops). */
@@ -227,7 +228,7 @@ export class SemanticIndex {
   private async sync(generation: number): Promise<void> {
     const live = (): boolean => this.lifecycle.isLive(generation);
     if (!this.options.enabled()) {
-      this.setStatus({ state: 'off', reason: `semantic search is off; turn on "Index for semantic search" in ${WHERE}` });
+      this.setStatus({ state: 'off', reason: SEMANTIC_OFF_REASON });
       return;
     }
     const availability = this.embedder.embeddingAvailability();

@@ -166,9 +166,11 @@ function describeIssues(error: z.ZodError, shape: Readonly<Record<string, unknow
     const range = issue.code === 'unrecognized_keys' ? null : integerRangeOf(top);
     const message = range
       ? `expected ${range}`
-      : issue.code === 'unrecognized_keys'
-        ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.map((key) => `"${inputExcerpt(key)}"`).join(', ')}`
-        : issue.message;
+      : issue.code === 'invalid_type' && /received undefined$/.test(issue.message)
+        ? `is required (${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected})`
+        : issue.code === 'unrecognized_keys'
+          ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.map((key) => `"${inputExcerpt(key)}"`).join(', ')}`
+          : issue.message;
     const line = `${path}: ${message}`;
     if (!lines.includes(line)) lines.push(line);
   }

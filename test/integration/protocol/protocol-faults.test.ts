@@ -143,6 +143,9 @@ describe('protocol faults', () => {
     // The same words as for "constructor" or "bogus".
     const constructorKey = await raw(booted.port, { headers: session, body: callText('search', '{"query":"alpha","constructor":1}') });
     expect(textOf(constructorKey).text).toBe('Invalid arguments for search: (arguments): Unrecognized key: "constructor"');
+    // A missing argument is said to be required, not "expected string, received undefined".
+    const missing = await raw(booted.port, { headers: session, body: callText('search', '{}') });
+    expect(textOf(missing)).toEqual({ isError: true, text: 'Invalid arguments for search: query: is required (a string)' });
     // The stateless 2026-07-28 era takes the same path.
     const meta =
       '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}';

@@ -62,7 +62,8 @@ describe('search tool', () => {
     const out = await searchTool.handler({ query: 'plan tag:#work', limit: 5, cursor: 'c1', fields: 'metadata' }, ctx);
     expect(out).toEqual({
       ...compactPage,
-      note: 'Semantic ranking unavailable (semantic search is off; turn on "Index for semantic search" in Settings → Vault MCP → AI provider); lexical results only.',
+      // The agent cannot tell Obsidian from a headless run: the note names the flags of the one without a settings tab too.
+      note: 'Semantic ranking unavailable (semantic search is off; turn on "Index for semantic search" in Settings → Vault MCP → AI provider (in a run of npm start, which has no settings tab: its --embed-url and --embed-model flags)); lexical results only.',
     });
     expect(calls).toEqual([{ query: 'plan tag:#work', scope, options: { limit: 5, cursor: 'c1', fields: 'metadata', regex: undefined } }]);
   });
