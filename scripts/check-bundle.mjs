@@ -343,9 +343,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * request refused for its shape answered with its readable id, not null (JSON-RPC 2.0 §5).
  * +0.5 KB: query_notes refuses file.size compared with text and file.mtime/ctime with no date (it answered no
  * rows), its two messages most of it. +0.3 KB: search refuses `NOT x` (read as two words, it found the notes
- * with x), naming `-x`.
+ * with x), naming `-x`. +0.3 KB: a refused move names the first read-only note the key reads (never a hidden one).
  */
-const BUDGET_BYTES = 900_400;
+const BUDGET_BYTES = 900_700;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

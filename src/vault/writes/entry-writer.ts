@@ -136,17 +136,18 @@ export class EntryWriter {
       placeCheck(this.notes.policy, source)();
       if (expectedHash !== undefined) assertExpectedHash(await this.shownText(source), expectedHash, source.path);
     }
-    this.assertLinkersWritable(source, scope);
-    for (const check of this.linkerChecks(source)) check();
-    await this.assertLinkersUtf8(source);
     if (isNote && this.notes.policy.namesFolder(rawTo)) {
       throw new ToolError(
         'invalid_argument',
         `${quoteInput(rawTo)} ends with '/', which names a folder; give the note's whole new path, such as '${rawTo.trim().replace(/[\\/]+$/, '')}/${source.name}'.`,
       );
     }
+    // The target first: a target outside the key's folders is the refusal to hear, before the notes linking in.
     let to = this.notes.policy.normalizePath(rawTo, scope);
     if (isNote) to = this.notes.policy.checkedPath(withMarkdownExtension(to), scope);
+    this.assertLinkersWritable(source, scope);
+    for (const check of this.linkerChecks(source)) check();
+    await this.assertLinkersUtf8(source);
     const renamesInPlace = this.notes.policy.entryAt(to) === source;
     if (!isNote && !renamesInPlace && this.landsInside(to, source)) {
       throw new ToolError('invalid_argument', `Cannot move folder '${source.path}' into itself; choose a target outside it.`);
@@ -464,13 +465,15 @@ export class EntryWriter {
    * that link to the new place, telling the agent the hidden note exists and where it went
    * (while a link to a missing note stays as it is). An unlinked hidden note moves with its
    * folder, contents untouched, so the answer does not reveal it. The refusal is the same for
-   * every cause and names no note (the error's `blockers` do, for the user: MoveBlockedError).
+   * every cause and names only a read-only note the key reads ({@link readOnlyClause}), never a hidden or
+   * quarantined one (the error's `blockers` hold them all, for the user: MoveBlockedError).
    * @throws MoveBlockedError (`contents`), or ToolError('forbidden') for the vault's root folder.
    */
   private assertFolderMovable(folder: TFolder, scope: AccessScope): void {
     const message = `Folder '${folder.path}' holds notes this key may not change; move its notes one at a time instead.`;
     if (folder.isRoot()) throw new ToolError('forbidden', message);
     const blockers: string[] = [];
+    const readOnly: string[] = [];
     const visit = (entry: TAbstractFile): void => {
       if (this.notes.policy.isQuarantined(entry.path)) blockers.push(entry.path);
       else if (entry instanceof TFolder) entry.children.forEach(visit);
@@ -478,31 +481,36 @@ export class EntryWriter {
       else if (!this.notes.policy.canRead(entry, scope)) {
         if (this.notes.notesLinkingInto(entry).some((linker) => linker !== entry && this.notes.policy.canRead(linker, scope)))
           blockers.push(entry.path);
-      } else if (this.notes.policy.accessOf(entry, scope) !== 'read-write') blockers.push(entry.path);
+      } else if (this.notes.policy.accessOf(entry, scope) !== 'read-write') {
+        blockers.push(entry.path);
+        readOnly.push(entry.path);
+      }
     };
     visit(folder);
-    if (blockers.length > 0) throw new MoveBlockedError(message, 'contents', blockers);
+    if (blockers.length > 0) throw new MoveBlockedError(message + readOnlyClause(readOnly), 'contents', blockers);
   }
 
   /**
    * Refuses a move whose link updates (Obsidian's `fileManager.renameFile` rewrites every
    * note linking to the moved entry) would change a note this key may not write: outside its
    * roots, quarantined, private to it, or read-only. A tool call never changes such a note,
-   * link updates included. The message names none of those notes (the error's `blockers` do,
+   * link updates included. The message names only a read-only one the key reads ({@link readOnlyClause}; the error's `blockers` hold them all,
    * for the user: MoveBlockedError).
    * @throws MoveBlockedError (`links`).
    */
   private assertLinkersWritable(entry: TAbstractFile, scope: AccessScope): void {
-    const blockers = this.notes
+    const linkers = this.notes
       .notesLinkingInto(entry)
       .filter(
         (file) =>
           file.extension !== 'md' || !this.notes.policy.canRead(file, scope) || this.notes.policy.accessOf(file, scope) !== 'read-write',
-      )
-      .map((file) => file.path);
+      );
+    const blockers = linkers.map((file) => file.path);
+    // Only notes the key may read are named: a hidden or quarantined linker's path is not the agent's to learn.
+    const readOnly = linkers.filter((file) => file.extension === 'md' && this.notes.policy.canRead(file, scope)).map((file) => file.path);
     if (blockers.length > 0) {
       throw new MoveBlockedError(
-        `Moving '${entry.path}' would update links in notes this key may not change; leave it where it is, or ask the user to move it in Obsidian.`,
+        `Moving '${entry.path}' would update links in notes this key may not change${readOnlyClause(readOnly)}; leave it where it is, or ask the user to move it in Obsidian.`,
         'links',
         blockers,
       );
@@ -597,4 +605,16 @@ export class EntryWriter {
       return null;
     }
   }
+}
+
+/**
+ * The clause naming the read-only notes (for the key) behind a refused move: notes the key may
+ * read, so naming them tells it nothing it could not list; hidden or quarantined ones are never
+ * named (MoveBlockedError's `blockers` hold every one, for the user).
+ * @param paths the read-only notes' vault paths. @returns ` ('A.md' is read-only for this key, and 2 more)`, or '' when none.
+ */
+function readOnlyClause(paths: readonly string[]): string {
+  if (paths.length === 0) return '';
+  const more = paths.length - 1;
+  return ` (${quoteInput(paths[0])} is read-only for this key${more > 0 ? `, and ${more} more note${more === 1 ? '' : 's'}` : ''})`;
 }
