@@ -92,14 +92,17 @@ function ambiguous(base: string, changes: readonly NoteChange[], h: Hunk, own: R
 
 /**
  * Whether hunk `h` adds lines at the end of `base` and the only changes touching it added lines
- * at the end too (an accepted append, the user's new last lines): nothing of the note is under
+ * at the end too, ending in a line break as `current` does (an accepted append, the user's new
+ * last lines): nothing of the note is under
  * it, so it goes after them (two appends to one log or inbox both land, in the order accepted).
  * A change of the last line itself still touches it, and lines added at one point inside the
  * note stay a conflict (their order there is the user's call).
  */
-function appendsAfter(base: string, changes: readonly NoteChange[], h: Hunk): boolean {
+function appendsAfter(base: string, current: string, changes: readonly NoteChange[], h: Hunk): boolean {
   const end = base.length;
   if (h.from !== end || h.to !== end || (end > 0 && base[end - 1] !== '\n')) return false;
+  // The lines added since must end in a line break too, or the hunk's first line would join their last.
+  if (current.length > 0 && !current.endsWith('\n')) return false;
   const touching = changes.filter((c) => touches(c, h));
   return touching.length > 0 && touching.every((c) => c.from === end && c.to === end);
 }
@@ -121,7 +124,7 @@ function place(
   afterAppends: boolean,
 ): PlacedHunk {
   const own = regionOf(base, h);
-  const appended = afterAppends && appendsAfter(base, changes, h);
+  const appended = afterAppends && appendsAfter(base, current, changes, h);
   if ((appended || !changes.some((c) => touches(c, h))) && !ambiguous(base, changes, h, own)) {
     const from = mapOffset(changes, h.from, 'start');
     const ownFrom = from - (h.from - own.from);

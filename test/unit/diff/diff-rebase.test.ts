@@ -114,6 +114,8 @@ describe('placeHunks', () => {
     expect(place(base + 'agent\n', base.slice(0, -2) + 'G\n')[0][2]).toBe(true);
     expect(place(base + 'agent\n', base.slice(0, -2) + 'mine\ng\n')[0][2]).toBe(false);
     expect(place(base.slice(0, 10) + 'x\n' + base.slice(10), base.slice(0, 10) + 'mine\n' + base.slice(10))[0][2]).toBe(true);
+    // Lines added since without a final line break: the append would join their last line, so it stays a conflict.
+    expect(place(base + 'agent\n', base + 'typed')[0][2]).toBe(true);
     // A note without a final line break: the append rewrites its last line, so it stays a conflict.
     expect(placeHunks('a\nb', 'a\nb\nc', buildHunks('a\nb', 'a\nb\nd'), { afterAppends: true })[0].stale).toBe(true);
   });
