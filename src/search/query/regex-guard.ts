@@ -183,8 +183,9 @@ export class RegexGuard {
 function tooSlow(regex: RegExp, note?: string): ToolError {
   const shown = `The regular expression /${regex.source}/`;
   if (note === undefined) return new ToolError('invalid_argument', `${shown} is too slow on these notes ${slowRegexCause(regex)}`);
-  // A path holding a double quote cannot be written in a quoted path: term.
-  const without = note.includes('"') ? 'leave that note out with -path:' : `-path:"${inputExcerpt(note)}" leaves that note out`;
+  // A path holding a double quote cannot be written in a quoted path: term, and one cut short would name another.
+  const without =
+    note.includes('"') || inputExcerpt(note) !== note ? 'leave that note out with -path:' : `-path:"${note}" leaves that note out`;
   return new ToolError(
     'invalid_argument',
     `${shown} is too slow on the note ${quoteInput(note)}, over ${RUN_LIMIT_MS} ms on it alone ${slowRegexCause(regex)} Or search without it: ${without}.`,

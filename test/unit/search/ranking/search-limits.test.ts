@@ -115,6 +115,14 @@ describe('RegexGuard', () => {
     );
     expect(toolError(() => new RegexGuard().testAll(/^(a+)+$/, [long], ['Long/B.md'])).message).toMatch("on the note 'Long/B.md'");
     expect(toolError(() => new RegexGuard().matchAll(/^(a+)+$/g, long, 10, 'Long/B.md')).message).toMatch("on the note 'Long/B.md'");
+    // A path the message cuts short, or one holding a double quote, gets no -path: term that would name another note.
+    const deep = `${'d'.repeat(90)}/B.md`;
+    expect(toolError(() => new RegexGuard().testAll(/^(a+)+$/, [long], [deep])).message).toMatch(
+      /Or search without it: leave that note out with -path:\.$/,
+    );
+    expect(toolError(() => new RegexGuard().testAll(/^(a+)+$/, [long], ['Say "hi".md'])).message).toMatch(
+      /leave that note out with -path:\.$/,
+    );
   });
 
   /** The order in which an already queued macrotask and `await guard.pause()` finish. */
