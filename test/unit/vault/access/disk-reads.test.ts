@@ -77,14 +77,15 @@ test('the stamp a look takes is the very one a plain fs.stat gives, so the note 
 
 test('a note swapped for a FIFO (or a link to one) before the vault tells of it is never read: the read is refused at once, not left waiting', async () => {
   if (process.platform === 'win32') return;
+  // Beside the vault copy, not in it (a link out of the vault); removed after, or each run left a pipe in the temp folder.
+  const outside = nodePath.join(vault.dir, '..', `${nodePath.basename(vault.dir)}-fifo`);
   for (const [name, swap] of [
     ['FIFO', (full: string) => execFileSync('mkfifo', [full])],
     [
       'link to a FIFO',
       (full: string) => {
-        const fifo = nodePath.join(vault.dir, '..', `${nodePath.basename(vault.dir)}-fifo`);
-        execFileSync('mkfifo', [fifo]);
-        fs.symlinkSync(fifo, full);
+        execFileSync('mkfifo', [outside]);
+        fs.symlinkSync(outside, full);
       },
     ],
   ] as const) {
@@ -95,8 +96,13 @@ test('a note swapped for a FIFO (or a link to one) before the vault tells of it 
     swap(full);
     // Obsidian reads a note it has not read yet from disk: the host's cache is dropped so the read goes there too.
     (vault.app.vault as unknown as { contents: Map<string, unknown> }).contents.clear();
-    await expect([name, await store.read(file, ANYONE)]).toEqual([name, null]);
-    fs.rmSync(full);
-    fs.writeFileSync(full, text);
+    try {
+      await expect([name, await store.read(file, ANYONE)]).toEqual([name, null]);
+    } finally {
+      fs.rmSync(full);
+      fs.rmSync(outside, { force: true });
+      fs.writeFileSync(full, text);
+    }
   }
+  expect(fs.existsSync(outside)).toBe(false);
 });
