@@ -177,7 +177,12 @@ export function inputEndedLine(vault: Pick<RunVault, 'dir' | 'temporary'>): stri
 function keyLine(key: KeyRecord, token: string | undefined, settings: VaultMcpSettings, run: RunDetails): string {
   const scope = key.scope === 'cloud' ? 'scope cloud (this loopback server refuses it)' : `scope ${key.scope}`;
   // A chosen tool set that names only tools switched off (write tools while writes are off, say) leaves the key nothing.
-  const none = toolsForKey(enabledTools(settings), key.tools).length === 0 ? ', no tool (every tool its tool set names is off)' : '';
+  const none =
+    toolsForKey(enabledTools(settings), key.tools).length > 0
+      ? ''
+      : Array.isArray(key.tools) && key.tools.length === 0
+        ? ', no tool (its tool set names none: list the tools it may call, or give it "read" or "all")'
+        : ', no tool (every tool its tool set names is off)';
   return `Key "${inputExcerpt(key.label)}": mode ${key.mode}, ${scope}${rootsWord(key.label, key.roots, run)}${none}; token (shown once): ${token ?? '(none)'}`;
 }
 

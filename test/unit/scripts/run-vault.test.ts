@@ -602,6 +602,11 @@ describe('npm start: startup lines', () => {
     expect(startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, details)).toContain(
       'Key "Capture": mode force, scope local; token (shown once): vmcp_k',
     );
+    // An empty tool set names no tool at all: said so, not "every tool it names is off".
+    settings.keys = [{ ...key, tools: [] }];
+    expect(startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, details)).toContain(
+      'Key "Capture": mode force, scope local, no tool (its tool set names none: list the tools it may call, or give it "read" or "all"); token (shown once): vmcp_k',
+    );
   });
 
   it('says where the settings came from, lists every key with the token made for it, and how semantic search stands', () => {
