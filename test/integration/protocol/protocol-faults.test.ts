@@ -260,6 +260,13 @@ describe('protocol faults', () => {
     // Anything else without a session is still told to initialize first.
     const ping = await raw(booted.port, { headers: auth, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
     expect(JSON.parse(ping.body).error.message).toMatch(/send initialize first/);
+    // Unless its Content-Type is no JSON: that fault is the one to hear (it was hidden behind "initialize first").
+    const plain = await raw(booted.port, {
+      headers: { ...auth, 'Content-Type': 'text/plain' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(plain.status).toBe(415);
+    expect(JSON.parse(plain.body).error.message).toMatch(/^Unsupported Media Type: Content-Type must be application\/json; send/);
   });
 
   it("resources/read with a vault argument says that resources are this vault's", async () => {
