@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { inputExcerpt } from '../../errors';
 import { protoKeyIn, protoKeyMessage } from '../session/tool-dispatch';
-import { toolErrorResult } from '../session/rpc-errors';
+import { isMissingValueIssue, toolErrorResult, typeWithArticle } from '../session/rpc-errors';
 
 /** One issue as the SDK's spec schemas (zod v4 behind the Standard Schema interface) report it. */
 interface ParamsIssue {
@@ -56,9 +56,8 @@ export function describeParamsIssue(method: string, issues: readonly ParamsIssue
   const issue = issues[0];
   const where = issue && issue.path.length ? issue.path.map((part) => inputExcerpt(String(part))).join('.') : 'params';
   let problem = 'is invalid';
-  if (issue?.code === 'invalid_type' && /received undefined/.test(issue.message)) problem = 'is required';
-  else if (issue?.code === 'invalid_type' && issue.expected)
-    problem = `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+  if (issue !== undefined && isMissingValueIssue(issue)) problem = 'is required';
+  else if (issue?.code === 'invalid_type' && issue.expected) problem = `must be ${typeWithArticle(issue.expected)}`;
   else if (issue?.code === 'invalid_value' && issue.values) problem = `must be one of ${issue.values.map(String).join(', ')}`;
   return `Invalid params for ${method}: ${where} ${problem}.`;
 }

@@ -53,3 +53,17 @@ export function guarded<A extends unknown[], R>(method: string, handler: (...arg
     }
   };
 }
+
+/**
+ * True when a validator issue (zod v4 `invalid_type`, as the SDK's schemas and the tools' input
+ * schemas report it) is about a value that is not there: its message ends `received undefined`.
+ * Such an issue is told as "is required", not as the validator's type sentence.
+ */
+export function isMissingValueIssue(issue: { code?: string; message: string }): boolean {
+  return issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
+}
+
+/** A JSON type as a sentence names it, with its article: `a string`, `an object`, `an integer` (zod's `expected`). */
+export function typeWithArticle(type: string): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}

@@ -4,7 +4,7 @@ import { inputExcerpt, ToolError } from '../../errors';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
 import { ALL_TOOLS } from '../../tools/registry';
 import { loneSurrogateAt } from '../../vault/content/text/lone-surrogates';
-import { internalError, JsonRpcError, toolErrorResult } from './rpc-errors';
+import { internalError, isMissingValueIssue, JsonRpcError, toolErrorResult, typeWithArticle } from './rpc-errors';
 
 export { JsonRpcError } from './rpc-errors';
 
@@ -166,8 +166,8 @@ function describeIssues(error: z.ZodError, shape: Readonly<Record<string, unknow
     const range = issue.code === 'unrecognized_keys' ? null : integerRangeOf(top);
     const message = range
       ? `expected ${range}`
-      : issue.code === 'invalid_type' && /received undefined$/.test(issue.message)
-        ? `is required (${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected})`
+      : issue.code === 'invalid_type' && isMissingValueIssue(issue)
+        ? `is required (${typeWithArticle(issue.expected)})`
         : issue.code === 'unrecognized_keys'
           ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.map((key) => `"${inputExcerpt(key)}"`).join(', ')}`
           : issue.message;
