@@ -95,13 +95,16 @@ export async function scanVaultFolder(
       if (folder === under) throw err;
       return;
     }
+    // Two names of one folder that differ only in Unicode form are one vault path: the one already in NFC is kept,
+    // whatever order readdir gives or the stats below finish in (each entry was judged before any had been set).
+    const nfcNames = new Set(entries.map((entry) => entry.name).filter((name) => name === name.normalize('NFC')));
     await Promise.all(
       entries.map(async (entry) => {
         const name = entry.name;
         if (!listBackslashNames && name.includes('\\')) return skipBackslashName(joinPath(folder, name));
         const nfc = name.normalize('NFC');
         const path = joinPath(folder, nfc);
-        if (isHiddenPath(path, configDir) || out.has(path)) return;
+        if (isHiddenPath(path, configDir) || out.has(path) || (nfc !== name && nfcNames.has(nfc))) return;
         const diskName = nfc === name ? {} : { diskName: name };
         if (entry.isSymbolicLink() && (await isIgnoredLink(nodePath.join(full, name), realBase))) return;
         let s;

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHostApp, type HostApp } from '../../host/index';
 import { waitUntil } from '../../harness/wait-until';
+import { scanVaultFolder } from '../../host/vault/watcher';
 
 /** `Cafés/Crème brûlée.md` with every name stored in NFD on disk, as macOS-synced vaults have them. */
 const NFD_FOLDER = 'Cafe\u0301s';
@@ -103,5 +104,20 @@ describe('host vault with NFD names on disk', () => {
     await app.vault.process(app.vault.getFileByPath(NFC_PATH)!, (text) => text + 'inside\n');
     expect(await fsp.readdir(path.join(dir, NFD_FOLDER))).toEqual([NFD_NOTE]);
     expect(await fsp.readFile(path.join(dir, NFD_FOLDER, NFD_NOTE), 'utf8')).toBe('outside\ninside\n');
+  });
+});
+
+describe('host scan of twin names that differ only in Unicode form', () => {
+  test('keeps the NFC-named one under the shared path, whatever order the disk lists them or their stats finish in', async () => {
+    const nfc = 'R\u00e9sum\u00e9.md';
+    const nfd = 'Re\u0301sume\u0301.md';
+    await fsp.writeFile(path.join(dir, nfc), 'nfc\n');
+    await fsp.writeFile(path.join(dir, nfd), 'nfd text\n');
+    // The path went to whichever stat finished last: the NFD twin now and then (an integration test failed on it).
+    for (let i = 0; i < 20; i++) {
+      const scanned = await scanVaultFolder(dir, '.obsidian');
+      expect(scanned.get(nfc)).toMatchObject({ type: 'file', size: 'nfc\n'.length });
+      expect(scanned.get(nfc)?.diskName).toBeUndefined();
+    }
   });
 });
