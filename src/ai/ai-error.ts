@@ -1,5 +1,8 @@
 import type { AiErrorCode } from './types';
 
+/** Where the user changes the AI provider's settings, as every AiError message names it. */
+export const AI_PROVIDER_SETTINGS = 'Settings → Vault MCP → AI provider';
+
 /**
  * The one error type of the AI layer (shape published as `VaultMcpAiError` in
  * types/vault-mcp-api.d.ts). `message` is one sentence for the user that names what to do;

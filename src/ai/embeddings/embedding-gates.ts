@@ -1,9 +1,7 @@
-import { AiError } from '../ai-error';
+import { AI_PROVIDER_SETTINGS, AiError } from '../ai-error';
 import { resolveProviderConfig } from '../gates';
 import { examplePreset } from '../providers/presets';
 import type { AiSettings, ProviderConfig } from '../types';
-
-const WHERE = 'Settings → Vault MCP → AI provider';
 
 /**
  * The gates of an embeddings call: AI enabled; a provider type with an embeddings endpoint
@@ -21,7 +19,7 @@ export function resolveEmbeddingConfig(settings: AiSettings, apiKey: string | nu
   if (settings.enabled && settings.provider === 'anthropic') {
     throw new AiError(
       'aiNotConfigured',
-      `Anthropic has no embeddings endpoint, so semantic search is unavailable with it; choose an OpenAI-compatible provider (e.g. Ollama with nomic-embed-text) in ${WHERE}.`,
+      `Anthropic has no embeddings endpoint, so semantic search is unavailable with it; choose an OpenAI-compatible provider (e.g. Ollama with nomic-embed-text) in ${AI_PROVIDER_SETTINGS}.`,
     );
   }
   // The chat gates run before the model check so that "remote not allowed" wins over it.
@@ -29,7 +27,7 @@ export function resolveEmbeddingConfig(settings: AiSettings, apiKey: string | nu
   if (embeddingModel === '') {
     throw new AiError(
       'aiNotConfigured',
-      `No embedding model is set; enter one in "Embedding model" in ${WHERE} (for example ${examplePreset(config.type).exampleEmbeddingModel}).`,
+      `No embedding model is set; enter one in "Embedding model" in ${AI_PROVIDER_SETTINGS} (for example ${examplePreset(config.type).exampleEmbeddingModel}).`,
     );
   }
   return config;

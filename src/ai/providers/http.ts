@@ -3,7 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import { requestUrl } from 'obsidian';
-import { AiError } from '../ai-error';
+import { AI_PROVIDER_SETTINGS, AiError } from '../ai-error';
 import { clusterPrefix } from '../../vault/content/text/graphemes';
 import { classifyBaseUrl } from './classify';
 import { providerLookup } from './loopback-lookup';
@@ -42,7 +42,6 @@ export interface PostJsonOptions {
   maxBodyBytes?: number;
 }
 
-const WHERE = 'Settings → Vault MCP → AI provider';
 const lookup = providerLookup();
 /**
  * The provider requests' own connection pools (kept alive, as Node's global agent: idle sockets
@@ -130,7 +129,7 @@ export async function postJson(
     if (certificate) {
       throw new AiError(
         'aiHttpError',
-        `The AI provider at ${url} presented a TLS certificate that was refused: ${certificate} (${reason}). A provider on this computer is reached without the operating system's certificate store, so a self-signed or mkcert certificate is not trusted; use http:// for a server on this computer (the request never leaves the machine) in ${WHERE}.`,
+        `The AI provider at ${url} presented a TLS certificate that was refused: ${certificate} (${reason}). A provider on this computer is reached without the operating system's certificate store, so a self-signed or mkcert certificate is not trusted; use http:// for a server on this computer (the request never leaves the machine) in ${AI_PROVIDER_SETTINGS}.`,
         undefined,
         true,
       );
@@ -138,7 +137,7 @@ export async function postJson(
     if (local && isMalformedAnswer(err)) {
       throw new AiError(
         'aiHttpError',
-        `The AI provider at ${url} answered with an HTTP response that could not be read (${reason}): no provider's API answers so (a header such as a redirect's Location holding control characters, or no HTTP server at all); check the base URL in ${WHERE} and the server's logs.`,
+        `The AI provider at ${url} answered with an HTTP response that could not be read (${reason}): no provider's API answers so (a header such as a redirect's Location holding control characters, or no HTTP server at all); check the base URL in ${AI_PROVIDER_SETTINGS} and the server's logs.`,
         undefined,
         true,
       );
@@ -347,7 +346,7 @@ function redirectError(url: string, status: number, location: string | undefined
   if (!location) {
     return new AiError(
       'aiHttpError',
-      `The AI provider at ${url} answered HTTP ${status} (a redirect without a Location) instead of answering; Vault MCP does not follow redirects, so check the base URL in ${WHERE}.`,
+      `The AI provider at ${url} answered HTTP ${status} (a redirect without a Location) instead of answering; Vault MCP does not follow redirects, so check the base URL in ${AI_PROVIDER_SETTINGS}.`,
       status,
     );
   }
@@ -360,14 +359,14 @@ function redirectError(url: string, status: number, location: string | undefined
   if (target && withoutHash(target) === withoutHash(new URL(url))) {
     return new AiError(
       'aiHttpError',
-      `The AI provider at ${url} answered HTTP ${status}, a redirect to that same URL; Vault MCP does not follow an AI provider's redirects, and this one points back at the URL it came from, so setting the base URL to it again would not help: check the server's settings and logs (a proxy or login page in front of it can answer this way), or the base URL in ${WHERE}.`,
+      `The AI provider at ${url} answered HTTP ${status}, a redirect to that same URL; Vault MCP does not follow an AI provider's redirects, and this one points back at the URL it came from, so setting the base URL to it again would not help: check the server's settings and logs (a proxy or login page in front of it can answer this way), or the base URL in ${AI_PROVIDER_SETTINGS}.`,
       status,
     );
   }
   const shown = shownTarget(target, location);
   const lead = `The AI provider at ${url} answered HTTP ${status}, a redirect to ${shown}; Vault MCP does not follow an AI provider's redirects, so your notes and API key go only to the base URL you set.`;
   if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
-    return new AiError('aiHttpError', `${lead} Check the base URL in ${WHERE}.`, status);
+    return new AiError('aiHttpError', `${lead} Check the base URL in ${AI_PROVIDER_SETTINGS}.`, status);
   }
   const path = target.pathname;
   const base =
@@ -379,7 +378,7 @@ function redirectError(url: string, status: number, location: string | undefined
     classifyBaseUrl(target.href) === 'remote'
       ? '; it is not on this computer, so it also needs "Allow remote providers" (your notes would be sent to it)'
       : '';
-  return new AiError('aiHttpError', `${lead} If that server is the one you mean, ${use} in ${WHERE}${remote}.`, status);
+  return new AiError('aiHttpError', `${lead} If that server is the one you mean, ${use} in ${AI_PROVIDER_SETTINGS}${remote}.`, status);
 }
 
 function parseJson(text: string): unknown {
@@ -456,9 +455,9 @@ export function httpError(res: ProviderResponse, ctx: HttpErrorContext): AiError
   const where = `${ctx.providerLabel} (HTTP ${status}${said})`;
   let advice: string;
   if (status === 401 || status === 403) {
-    advice = `The API key was rejected by the ${where}; check the API key in Settings → Vault MCP → AI provider.`;
+    advice = `The API key was rejected by the ${where}; check the API key in ${AI_PROVIDER_SETTINGS}.`;
   } else if (status === 404) {
-    const hint = ctx.notFoundHint || `check the model name '${ctx.model}' and the base URL in Settings → Vault MCP → AI provider`;
+    const hint = ctx.notFoundHint || `check the model name '${ctx.model}' and the base URL in ${AI_PROVIDER_SETTINGS}`;
     advice = `Not found at ${ctx.url} by the ${where}; ${hint}.`;
   } else if (status === 429) {
     const retry = res.headers['retry-after'];
@@ -467,7 +466,7 @@ export function httpError(res: ProviderResponse, ctx: HttpErrorContext): AiError
   } else if (status >= 500) {
     advice = `The ${where} failed on its side; try again later or check the server's logs.`;
   } else {
-    advice = `The ${where} refused the request; check the model '${ctx.model}' and the base URL in Settings → Vault MCP → AI provider.`;
+    advice = `The ${where} refused the request; check the model '${ctx.model}' and the base URL in ${AI_PROVIDER_SETTINGS}.`;
   }
   return new AiError('aiHttpError', advice, status);
 }
