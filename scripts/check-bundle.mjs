@@ -346,8 +346,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * with x), naming `-x`. +0.3 KB: a refused move names the first read-only note the key reads (never a hidden one).
  * +0.3 KB: a POST without a session whose Content-Type is not JSON answered 415 saying so (it was told to
  * initialize first), and a too-slow regex's -path: term offered only for a path it can hold whole.
+ * +0.3 KB (session 37): set_properties keeps the `---` fences and each untouched line's own line ending
+ * (jsdiff's diffArrays matches the lines; a `---  ` fence was written back as `---`, a mixed note's LF lines as CRLF).
  */
-const BUDGET_BYTES = 901_100;
+const BUDGET_BYTES = 901_400;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

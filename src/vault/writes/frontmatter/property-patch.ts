@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { diffArrays } from 'diff';
 import { frontMatterInfo } from '../../content/text/line-endings';
 import { quoteInput, ToolError, withoutText } from '../../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
@@ -126,8 +127,9 @@ export function applyPropertyPatch(frontmatter: Record<string, unknown>, patch: 
  * match ignoring case, as in Obsidian: a patch key that the note spells differently
  * (`Priority` for `priority`) sets or deletes the note's property under its own spelling, and
  * the result's `note` says so. Values follow {@link applyPropertyPatch}. A note without a
- * block gets one; deleting every property removes it. The body, a BOM and the note's line
- * ending (LF or CRLF) are kept.
+ * block gets one (in the note's line ending, LF or CRLF); deleting every property removes it. The
+ * body, a BOM, the `---` fences and every line the splice leaves keep their bytes, line endings
+ * included ({@link withOwnLineEndings}).
  * @param text the whole note. @param patch checked with {@link validatePropertyPatch}.
  * @returns the new text (the same string when nothing changes), when the new text has a
  *   frontmatter block its lines (1 to the closing `---`), and a `note` naming the names matched
@@ -178,7 +180,36 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
       withoutText(`Nothing was changed in '${notePath}': its frontmatter lines for this change cannot be changed alone`),
     );
   }
-  return withNote(withBlockLines(bom + `---\n${spliced.yaml}---\n`.replace(/\n/g, lineEndingOf(text)) + body));
+  if (!info.exists) return withNote(withBlockLines(bom + `---\n${spliced.yaml}---\n`.replace(/\n/g, lineEndingOf(text)) + body));
+  // The fences, and every line the splice left, stay as the note has them (trailing spaces, mixed line endings).
+  const yaml = withOwnLineEndings(text.slice(info.from, info.to), spliced.yaml, lineEndingOf(text));
+  return withNote(withBlockLines(text.slice(0, info.from) + yaml + text.slice(info.to)));
+}
+
+/**
+ * A spliced block written back with the note's own line endings: a line the splice left as it
+ * was keeps the ending it had in `block` (a note mixing `\n` and `\r\n` keeps its mix), a
+ * rewritten or added line takes `eol`. Lines are matched with jsdiff's `diffArrays`.
+ * @param block the block's YAML as the note holds it (the text between the fences, each line
+ *   ending in `\n` or `\r\n`). @param spliced the new YAML, `\n` line endings ({@link splicedYaml}).
+ * @param eol the line ending of the note's new lines ({@link lineEndingOf}).
+ * @returns the new YAML, ending in a line break.
+ */
+function withOwnLineEndings(block: string, spliced: string, eol: string): string {
+  const oldLines = block === '' ? [] : block.split(/(?<=\n)/);
+  const lineText = (line: string): string => line.replace(/\r?\n$/, '');
+  const newLines = spliced === '' ? [] : spliced.replace(/\n$/, '').split('\n');
+  let at = 0;
+  let out = '';
+  for (const part of diffArrays(oldLines.map(lineText), newLines)) {
+    if (part.added) out += part.value.map((line) => line + eol).join('');
+    else if (part.removed) at += part.count;
+    else {
+      out += oldLines.slice(at, at + part.count).join('');
+      at += part.count;
+    }
+  }
+  return out;
 }
 
 /**

@@ -16,6 +16,22 @@ describe('patchFrontmatterText', () => {
     expect(removed).toEqual({ text: '\uFEFFline one\r\nline two\r\n' });
   });
 
+  test('the fences and every untouched line keep their own bytes: trailing spaces, mixed line endings, a fence at the end of the note', () => {
+    // Security helper finding: a closing `---  ` became `---`, and an LF line of a mixed note became CRLF.
+    const spaced = '---\ntitle: t1\n---  \nbody\n';
+    expect(patchFrontmatterText(spaced, { newp: 'v' }, 'N.md').text).toBe('---\ntitle: t1\nnewp: v\n---  \nbody\n');
+    const opened = '---\t\r\ntitle: t\r\n---\r\n';
+    expect(patchFrontmatterText(opened, { title: 'u' }, 'N.md').text).toBe('---\t\r\ntitle: u\r\n---\r\n');
+    const mixed = '---\r\ntitle: t6\nstatus: draft\r\nowner: Ana\n---\r\nbody\n';
+    expect(patchFrontmatterText(mixed, { status: 'done', added: 1 }, 'N.md').text).toBe(
+      '---\r\ntitle: t6\nstatus: done\r\nowner: Ana\nadded: 1\r\n---\r\nbody\n',
+    );
+    const deleted = patchFrontmatterText(mixed, { status: null }, 'N.md');
+    expect(deleted.text).toBe('---\r\ntitle: t6\nowner: Ana\n---\r\nbody\n');
+    expect(deleted.lines).toEqual({ start: 1, end: 4 });
+    expect(patchFrontmatterText('---\na: 1\n---', { a: 2 }, 'N.md').text).toBe('---\na: 2\n---');
+  });
+
   test('new keys are added in the patch order whether or not the note had frontmatter (issue 12.11)', () => {
     const patch = { zeta: 1, alpha: 2 };
     expect(patchFrontmatterText('body\n', patch, 'N.md').text).toBe('---\nzeta: 1\nalpha: 2\n---\nbody\n');
