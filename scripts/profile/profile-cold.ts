@@ -29,7 +29,7 @@ import { provideObsidianModule } from '../obsidian-module';
 import { bootPlugin } from '../../test/harness/boot-plugin';
 import { generateVault } from '../bench/generate-vault';
 import { unpackLargeVault } from '../bench/large-vault';
-import { printProfile, printWindow, watchGcPauses, type Profile } from './profile-summary';
+import { printAllocations, printProfile, printWindow, watchGcPauses, type AllocationNode, type Profile } from './profile-summary';
 import { sevenCopies } from './profile-vaults';
 import VaultMcpPlugin from '../../src/main';
 import { Slicer } from '../../src/search/engine/slicer';
@@ -353,30 +353,6 @@ async function main(): Promise<void> {
   if (allocations !== null) printAllocations(allocations.head);
   await booted.stop();
   await fsp.rm(configFolder, { recursive: true, force: true });
-}
-
-/** A node of a sampling heap profile (the inspector's `HeapProfiler.stopSampling`): bytes allocated by its function, called from its parent. */
-interface AllocationNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: AllocationNode[];
-}
-
-/** Prints the functions that allocated the most (sampled bytes, by function). */
-function printAllocations(head: AllocationNode): void {
-  const bytes = new Map<string, number>();
-  let all = 0;
-  const walk = (node: AllocationNode): void => {
-    const f = node.callFrame;
-    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
-    bytes.set(name, (bytes.get(name) ?? 0) + node.selfSize);
-    all += node.selfSize;
-    node.children.forEach(walk);
-  };
-  walk(head);
-  console.log(`\nallocated, sampled (${(all / 1e6).toFixed(0)} MB in all), by function:`);
-  for (const [name, n] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 25))
-    console.log(`  ${(n / 1e6).toFixed(1).padStart(8)} MB ${((100 * n) / all).toFixed(1).padStart(5)} %  ${name}`);
 }
 
 /** Prints the time by step name, the long slices and stalls with what was in them, and the collections by kind. */

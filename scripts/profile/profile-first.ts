@@ -20,7 +20,8 @@
  * server time is split by kind of work, within the calls' HTTP spans and between them, call by call
  * (profile-requests.ts), and the profile is saved in the temp folder with the calls' spans beside it;
  * `--client-cpu-prof` has the client process write its own (`--cpu-prof`, into the temp folder's
- * profile-first-client/). With `--v8=` flags, `=== first pass` and `=== again` mark the trace.
+ * profile-first-client/). `--alloc` (with `--client-process`) samples what this process allocates over each
+ * pass, those the collector took since included, and prints the functions that allocated the most. With `--v8=` flags, `=== first pass` and `=== again` mark the trace.
  * Prints figures; asserts nothing. Not part of `npm run bench`.
  */
 import { promises as fsp } from 'node:fs';
@@ -35,7 +36,7 @@ import { generateVault, generatedQueries, heavyQueries } from '../bench/generate
 import { memoryMb, ms, percentiles } from '../bench/measure';
 import { benchConfigDir } from '../bench/plugin-class';
 import { overlapMs, watchSlices, type Slice } from './profile-background';
-import { printWindow, watchGcPauses, type GcPause, type Profile } from './profile-summary';
+import { printAllocations, printWindow, watchGcPauses, type AllocationNode, type GcPause, type Profile } from './profile-summary';
 import { bundleModules, printPass, sortSamples, watchRequests } from './profile-requests';
 import { RemoteSearchClient } from '../bench/scaling/remote-client';
 import VaultMcpPlugin from '../../src/main';
@@ -236,10 +237,19 @@ async function clientProcessPasses(
     const pauses = watchGcPauses();
     const background = watchSlices();
     if (cpuProfile) await post(session, 'Profiler.start');
+    // Every allocation sampled (one per 16 KB on average), those the collector took since included: what a pass allocates, not what stays.
+    const alloc = process.argv.includes('--alloc');
+    if (alloc)
+      await post(session, 'HeapProfiler.startSampling', {
+        samplingInterval: 16384,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
     const cpu = process.cpuUsage();
     const [queries, heavy] = await remote.passes(lists, 5);
     const used = process.cpuUsage(cpu);
     const profile = cpuProfile ? (await post<{ profile: Profile }>(session, 'Profiler.stop')).profile : null;
+    const allocations = alloc ? (await post<{ profile: { head: AllocationNode } }>(session, 'HeapProfiler.stopSampling')).profile : null;
     if (flags !== undefined) console.log(`=== end of ${name}`);
     background.stop();
     pauses.stop();
@@ -267,6 +277,7 @@ async function clientProcessPasses(
         ),
       ),
     );
+    if (allocations !== null) printAllocations(allocations.head, 30);
     if (calls.length !== labels.length) {
       console.log(`  ${calls.length} POST requests for ${labels.length} calls: not matched call by call`);
       continue;

@@ -93,3 +93,30 @@ export function watchGcPauses(): { pauses: GcPause[]; stop(): void } {
   observer.observe({ entryTypes: ['gc'] });
   return { pauses, stop: () => setTimeout(() => observer.disconnect(), 0) };
 }
+
+/** A node of a sampling heap profile (the inspector's `HeapProfiler.stopSampling`): bytes allocated by its function, called from its parent. */
+export interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/**
+ * Prints the functions that allocated the most (sampled bytes, by function), the top `rows`.
+ * @param head the root of a sampling heap profile (`HeapProfiler.stopSampling`'s `profile.head`).
+ */
+export function printAllocations(head: AllocationNode, rows = 25): void {
+  const bytes = new Map<string, number>();
+  let all = 0;
+  const walk = (node: AllocationNode): void => {
+    const f = node.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+    bytes.set(name, (bytes.get(name) ?? 0) + node.selfSize);
+    all += node.selfSize;
+    node.children.forEach(walk);
+  };
+  walk(head);
+  console.log(`\nallocated, sampled (${(all / 1e6).toFixed(0)} MB in all), by function:`);
+  for (const [name, n] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, rows))
+    console.log(`  ${(n / 1e6).toFixed(1).padStart(8)} MB ${((100 * n) / all).toFixed(1).padStart(5)} %  ${name}`);
+}
