@@ -348,8 +348,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * initialize first), and a too-slow regex's -path: term offered only for a path it can hold whole.
  * +0.3 KB (session 37): set_properties keeps the `---` fences and each untouched line's own line ending
  * (jsdiff's diffArrays matches the lines; a `---  ` fence was written back as `---`, a mixed note's LF lines as CRLF).
+ * +0.8 KB: a read refused because the note was swapped on disk for a link (moved out and linked back: no vault
+ * event) has the policy judge its place again and tell the index, which drops it; a too-slow regex's named note
+ * is judged before it is named and the search made again (RegexTooSlow, SearchIndex.searchRounds).
  */
-const BUDGET_BYTES = 901_400;
+const BUDGET_BYTES = 902_200;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -7,7 +7,7 @@ import { LexicalEngine, type EngineResult, type PhraseLines } from './engine/lex
 import type { QueryNode } from './query/parser/query-ast';
 import { positiveLeaves } from './query/query-eval';
 import { parseQuery, regexQuery } from './query/parser/query-parser';
-import { RegexGuard } from './query/regex-guard';
+import { RegexGuard, RegexTooSlow } from './query/regex-guard';
 import { REFUSED, toHit } from './results/search-hit';
 import { isOtherIndexFormat, type NoteStamp } from './engine/index-file';
 import type { Slicer } from './engine/slicer';
@@ -225,6 +225,30 @@ export class SearchIndex {
       throw new ToolError('unavailable', 'The search index is not running (the plugin is starting or stopping); try again in a moment.');
     }
     await this.queue;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.searchRounds(ast, scope, options, { offset, limit, cursorKey });
+      } catch (error) {
+        // A too-slow regex names a note the query read with no disk check (readToMatch): named only while it may be
+        // served. One that may not (swapped on disk for a link out) is dropped by the index once its read is refused,
+        // and the search is made again without it.
+        if (!(error instanceof RegexTooSlow) || error.note === undefined || (await this.mayServePath(error.note, scope))) throw error;
+        if (attempt === 2) throw error.unnamed();
+        await this.queue;
+      }
+    }
+  }
+
+  /**
+   * {@link search}'s rounds: the engine's matches and the page's hits, made again (up to SEARCH_ROUNDS) while a note
+   * turned out unreadable for `scope` on the way.
+   */
+  private async searchRounds(
+    ast: QueryNode,
+    scope: AccessScope,
+    options: SearchOptions,
+    { offset, limit, cursorKey }: { offset: number; limit: number; cursorKey: string },
+  ): Promise<SearchPage> {
     const guard = new RegexGuard();
     let notesRead = 0;
     const onTextRead = options.onTextRead;
@@ -598,6 +622,15 @@ export class SearchIndex {
   }
 
   /** The text of the note at `path` for a phrase or regex check of `scope`'s candidates (NoteStore.readToMatch): null when `scope` may not read that text; rejects when the note is gone. */
+  /**
+   * Whether the note at `path` may be shown to `scope` now, judged as a hit is: read from the disk where the access checks
+   * place it (NoteStore.read; a refused read has the index drop the note).
+   */
+  private async mayServePath(path: string, scope: AccessScope): Promise<boolean> {
+    const file = this.notes.fileByPath(path);
+    return file !== null && (await this.notes.read(file, scope).catch(() => null)) !== null;
+  }
+
   private readPath(path: string, scope: AccessScope): Promise<string | null> {
     const file = this.notes.fileByPath(path);
     return file === null ? Promise.reject(new Error(`note ${path} is gone`)) : this.notes.readToMatch(file, scope);

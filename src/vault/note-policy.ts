@@ -48,6 +48,8 @@ export class NotePolicy {
   private readonly quarantine: Quarantine;
   private readonly outside: OutsideLinks;
   private readonly unparsed: UnparsedFrontmatter;
+  /** {@link onAccessLearned}'s listeners, told by {@link placeJudgedAgain}. */
+  private readonly placeListeners = new Set<(path: string) => void>();
   private readonly names: FileNames;
   private readonly spelling: PathSpelling;
   /** The widgets folder setting last seen and its vault path (asked once per note by every scan). */
@@ -68,6 +70,7 @@ export class NotePolicy {
 
   /** Stops following vault events (unparsed-frontmatter blocks, symbolic links); call when the plugin unloads. */
   close(): void {
+    this.placeListeners.clear();
     this.unparsed.close();
     this.names.close();
     this.outside.close();
@@ -80,7 +83,29 @@ export class NotePolicy {
    * @returns a function that unsubscribes.
    */
   onAccessLearned(listener: (path: string) => void): () => void {
-    return this.unparsed.onLearned(listener);
+    const unlearn = this.unparsed.onLearned(listener);
+    this.placeListeners.add(listener);
+    return () => {
+      unlearn();
+      this.placeListeners.delete(listener);
+    };
+  }
+
+  /**
+   * Tells the policy that a read of `path` was refused because the file did not lie on the disk
+   * where `judged` placed it (DiskReads: another program swapped the note for a symbolic link, and
+   * no vault event has told of it, nor may one: a file moved out and linked back in keeps its
+   * stat). When the path's place, judged again now, differs from `judged` (outside the vault now,
+   * or reached through another link), the {@link onAccessLearned} listeners hear, so the search
+   * index drops the note as it would for a vault event: it is no longer counted in a search's
+   * `total` or named in its messages. A file merely replaced by another one in place (a sync
+   * tool's atomic save) lies where it did, and its vault event follows.
+   * @param path vault-relative, normalized. @param judged the place the refused read was judged by.
+   */
+  placeJudgedAgain(path: string, judged: JudgedPlace): void {
+    const now = this.outside.placeOf(path);
+    if (now.outside === judged.outside && now.alias === judged.alias) return;
+    for (const listener of this.placeListeners) listener(path);
   }
 
   /**

@@ -125,8 +125,12 @@ export class NoteStore implements NoteReader {
       aliasesOf: (file) => this.aliasesOf(file),
     });
     this.policy.onAccessLearned(() => this.scans.forget());
-    // A read refused because its path leads elsewhere now: the lists of readable notes are judged again.
-    this.diskReads = new DiskReads(app.vault, this.policy, () => this.scans.forget());
+    // A read refused because its path leads elsewhere now: the lists of readable notes are judged again, and whoever
+    // decided by the old place (the search index) hears when it changed.
+    this.diskReads = new DiskReads(app.vault, this.policy, (path, judged) => {
+      this.scans.forget();
+      this.policy.placeJudgedAgain(path, judged);
+    });
   }
 
   /** Stops following vault events (the scan cache, the policy's); call when the plugin unloads. */

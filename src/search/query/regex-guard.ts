@@ -137,7 +137,7 @@ export class RegexGuard {
   private run(script: vm.Script, regex: RegExp, inputs: string[], out: unknown[], limit: number): boolean {
     for (;;) {
       const left = this.budgetMs - this.spentMs;
-      if (left <= 0) throw tooSlow(regex);
+      if (left <= 0) throw new RegexTooSlow(regex);
       const timeout = Math.max(1, Math.ceil(Math.min(left, RUN_LIMIT_MS)));
       const cpu = process.cpuUsage();
       if (this.timedRun(script, { re: regex, inputs, out, limit }, timeout)) return true;
@@ -174,20 +174,40 @@ export class RegexGuard {
    * Spends what is left of the budget (later runs of this search are refused) and returns the refusal.
    * @param note the note whose one input outran {@link RUN_LIMIT_MS}, when known and readable by the caller
    */
-  private exhausted(regex: RegExp, note?: string): ToolError {
+  private exhausted(regex: RegExp, note?: string): RegexTooSlow {
     this.spentMs = this.budgetMs;
-    return tooSlow(regex, note);
+    return new RegexTooSlow(regex, note);
   }
 }
 
-function tooSlow(regex: RegExp, note?: string): ToolError {
+/**
+ * A regular expression refused as too slow for a search: on one note, which the message names
+ * ({@link note}), or on the notes as a whole.
+ */
+export class RegexTooSlow extends ToolError {
+  /**
+   * @param regex the refused expression.
+   * @param note the vault path of the note whose one input outran {@link RUN_LIMIT_MS}, named in the message; undefined: none named.
+   */
+  constructor(
+    private readonly regex: RegExp,
+    readonly note?: string,
+  ) {
+    super('invalid_argument', tooSlowMessage(regex, note));
+  }
+
+  /** The same refusal naming no note, for a caller that may not learn that the note is there (SearchIndex judges it on the disk first). */
+  unnamed(): RegexTooSlow {
+    return new RegexTooSlow(this.regex);
+  }
+}
+
+/** {@link RegexTooSlow}'s message: what to change, and for one note the `-path:` term that leaves it out. */
+function tooSlowMessage(regex: RegExp, note?: string): string {
   const shown = `The regular expression /${regex.source}/`;
-  if (note === undefined) return new ToolError('invalid_argument', `${shown} is too slow on these notes ${slowRegexCause(regex)}`);
+  if (note === undefined) return `${shown} is too slow on these notes ${slowRegexCause(regex)}`;
   // A path holding a double quote cannot be written in a quoted path: term, and one cut short would name another.
   const without =
     note.includes('"') || inputExcerpt(note) !== note ? 'leave that note out with -path:' : `-path:"${note}" leaves that note out`;
-  return new ToolError(
-    'invalid_argument',
-    `${shown} is too slow on the note ${quoteInput(note)}, over ${RUN_LIMIT_MS} ms on it alone ${slowRegexCause(regex)} Or search without it: ${without}.`,
-  );
+  return `${shown} is too slow on the note ${quoteInput(note)}, over ${RUN_LIMIT_MS} ms on it alone ${slowRegexCause(regex)} Or search without it: ${without}.`;
 }

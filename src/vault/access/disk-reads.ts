@@ -62,13 +62,14 @@ export class DiskReads {
   /**
    * @param vault the vault whose `cacheLimit` says which notes it always reads from disk.
    * @param policy the disk checks.
-   * @param onReplaced told of a path whose read was refused (the store drops its scans, so a
-   *   lookup made again judges the path as it is now).
+   * @param onReplaced told of a path whose read was refused, with the place the read was judged by
+   *   (the store drops its scans, so a lookup made again judges the path as it is now, and has the
+   *   policy tell whoever decided by the old place: NotePolicy.placeJudgedAgain).
    */
   constructor(
     private readonly vault: Vault,
     private readonly policy: DiskReadPolicy,
-    private readonly onReplaced: (path: string) => void = () => {},
+    private readonly onReplaced: (path: string, judged: JudgedPlace) => void = () => {},
   ) {}
 
   /**
@@ -112,7 +113,7 @@ export class DiskReads {
     const refuse = place.outside || this.policy.isQuarantined(path);
     const seen = refuse ? null : place.alias === null ? this.policy.ownFileOf(path) : this.policy.fileOf(path);
     if (seen !== null) return seen;
-    this.refused(path);
+    this.refused(path, place);
     throw new ReplacedOnDisk(path);
   }
 
@@ -134,8 +135,9 @@ export class DiskReads {
    *   look saw it ({@link SeenOnDisk}).
    */
   liesWhereJudged(file: TFile): SeenOnDisk | false {
-    const seen = this.fileWhereJudged(file.path, this.policy.cachedPlace(file.path));
-    if (seen === false) this.refused(file.path);
+    const judged = this.policy.cachedPlace(file.path);
+    const seen = this.fileWhereJudged(file.path, judged);
+    if (seen === false) this.refused(file.path, judged);
     return seen;
   }
 
@@ -152,23 +154,25 @@ export class DiskReads {
   private assertWhereJudged(path: string, judged: JudgedPlace): FileOnDisk | null | undefined {
     const seen = this.fileWhereJudged(path, judged);
     if (seen !== false) return seen;
-    this.refused(path);
+    this.refused(path, judged);
     throw new ReplacedOnDisk(path);
   }
 
   /**
-   * After a refused read of `path`: its own cached answer is gone already (OutsideLinks.placeNow
-   * drops the answer for a path it finds a link at, or leading elsewhere); each folder above it
-   * is judged on the disk too, so one swapped for a link drops its answer as well and a lookup
-   * made again judges the whole path as the disk has it (the folder's check result itself is not
-   * needed). Then the store is told (onReplaced). A few `lstat`s, only when a read was refused.
+   * After a refused read of `path`, judged by `judged`: the path itself and each folder above it
+   * are judged on the disk, which drops the cached answer of one found to be a link or to lead
+   * elsewhere (OutsideLinks.placeNow; the look before a read is one `lstat` of the file, which
+   * keeps no answer), so a lookup made again judges the whole path as the disk has it (the checks'
+   * results themselves are not needed). Then the store is told (onReplaced). A few `lstat`s, only
+   * when a read was refused.
    */
-  private refused(path: string): void {
+  private refused(path: string, judged: JudgedPlace): void {
     for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
       const folder = path.slice(0, slash);
       this.policy.isWhereJudgedNow(folder, this.policy.cachedPlace(folder));
     }
-    this.onReplaced(path);
+    this.policy.isWhereJudgedNow(path, judged);
+    this.onReplaced(path, judged);
   }
 
   /**

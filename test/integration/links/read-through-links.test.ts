@@ -58,6 +58,8 @@ async function boot(): Promise<Env> {
     'Journal/diary.md': SECRET,
     'Walnut.md': BIG,
     'Journal/walnut.md': SECRET,
+    'Ledger.md': 'ledgerword in a short note\n',
+    'Spiral.md': `${'a'.repeat(36)}!\n`,
   };
   const env = await bootFilesEnv(
     'vault-mcp-read-links-',
@@ -74,6 +76,7 @@ async function boot(): Promise<Env> {
       await fsp.mkdir(nodePath.join(root, 'outside'));
       await fsp.writeFile(nodePath.join(root, 'outside', 'Deep.md'), BIG);
       await fsp.writeFile(nodePath.join(root, 'far.txt'), FAR);
+      await fsp.mkdir(nodePath.join(root, 'moved'));
       await fsp.symlink(nodePath.join(root, 'outside'), nodePath.join(vault, 'LinkedDir'), 'dir');
       // A file link inside the vault that Obsidian lists: read through it as the note it leads to.
       await fsp.mkdir(nodePath.join(vault, 'Projects'));
@@ -237,6 +240,33 @@ describe('reads of a note or skill file swapped on disk for a symbolic link befo
     await removeAndSync(env, 'Walnut.md');
     expect(swapped).toBe(await prompt());
     expect(swapped).toMatch(/^error: .*Walnut/);
+  });
+
+  test("a note moved out of the vault and linked back in leaves search's total and a slow regex's message (newcomer finding)", async () => {
+    // `mv note out/ && ln -s out/note note`: the file keeps its stat, so no vault event may ever tell of it.
+    const moveOutAndLink = async (path: string): Promise<void> => {
+      const away = nodePath.join(env.root, 'moved', path);
+      await fsp.rename(full(env, path), away);
+      await fsp.symlink(away, full(env, path), 'file');
+    };
+    expect(await call(env.client, 'search', { query: 'ledgerword', mode: 'lexical' })).toMatchObject({ total: 1 });
+    const slow = await attempt(env.client, 'search', { query: '/(a+)+$/', mode: 'lexical' });
+    expect(slow).toMatchObject({ ok: false, message: expect.stringContaining("too slow on the note 'Spiral.md'") });
+    await moveOutAndLink('Ledger.md');
+    await moveOutAndLink('Spiral.md');
+    // Its hit's read is refused, the index drops the note, and the search is made again without it.
+    expect(await call(env.client, 'search', { query: 'ledgerword', mode: 'lexical' })).toEqual({
+      results: [],
+      total: 0,
+      all_terms_total: 0,
+    });
+    // The slow note was read with no disk check: it is judged before it is named, dropped, and the search made again.
+    expect(await call(env.client, 'search', { query: '/(a+)+$/', mode: 'lexical' })).toEqual({ results: [], total: 0 });
+    expect(await call(env.client, 'search', { query: 'ledgerword OR /(a+)+$/', mode: 'lexical' })).toMatchObject({ total: 0 });
+    expect(await attempt(env.client, 'read_note', { path: 'Spiral.md' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('not found'),
+    });
   });
 
   test('reads that must still work: a long note, one through a file link Obsidian lists, one below a trusted link', async () => {
