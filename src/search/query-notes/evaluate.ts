@@ -62,6 +62,29 @@ export function runNotesQuery(query: NotesQuery, notes: readonly NoteFacts[]): Q
   return { columns: ['file.path', ...fields.map(fieldName)], rows, total: matched.length };
 }
 
+/**
+ * The properties a query names (in WHERE, SORT and COLUMNS; `note.x` and quoted names too) that
+ * none of `notes` has, each once, in the order the query names them: a misspelt name sorts
+ * nothing and shows only nulls, and says so nowhere else. A property found on some note stops its
+ * scan there, so only an absent one costs a pass over the notes.
+ * @param notes the notes the caller may read (never others: the answer would tell they hold it).
+ * @returns property names as the query writes them.
+ */
+export function propertiesNoNoteHas(query: NotesQuery, notes: readonly NoteFacts[]): string[] {
+  const named = [...fieldsIn(query.where), ...query.sort.map((s) => s.field), ...(query.columns ?? [])];
+  const absent: string[] = [];
+  const seen = new Set<string>();
+  for (const field of named) {
+    if (field.kind !== 'property') continue;
+    const key = propertyNameKey(field.name);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const held = (note: NoteFacts): boolean => Object.keys(note.frontmatter).some((name) => propertyNameKey(name) === key);
+    if (!notes.some(held)) absent.push(field.name);
+  }
+  return absent;
+}
+
 /** COLUMNS, else the distinct fields WHERE and SORT use (so the reader sees what was filtered on); `file.path` is always first and never repeated. */
 function columnsOf(query: NotesQuery): Field[] {
   const listed = query.columns ?? [...fieldsIn(query.where), ...query.sort.map((s) => s.field)];

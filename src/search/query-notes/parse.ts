@@ -306,6 +306,13 @@ class Parser {
       if (token.text.trim() === '') throw this.error('A property name may not be empty.', token);
       return { kind: 'property', name: token.text };
     }
+    if (token.text === '*') {
+      // SQL's "every column": no such field here, and a property named `*` is written "*".
+      throw this.error(
+        '`*` is not a field: name the columns (COLUMNS title, status), or leave COLUMNS out to show the fields WHERE and SORT use.',
+        token,
+      );
+    }
     const lower = token.text.toLowerCase();
     if (lower.startsWith('file.')) {
       const name = FILE_FIELDS.find((f) => f === lower);

@@ -96,6 +96,16 @@ describe('query_notes: parsing', () => {
     expect(syntaxError('SORT')).toMatchObject({ position: 5, message: expect.stringMatching(/Expected a field to sort by/) });
     expect(syntaxError('WHERE LIMIT 5')).toMatchObject({ position: 7 });
   });
+
+  it("SQL's `*` is refused where a field goes, naming what to write (it was read as a property named `*`: a column of nulls)", () => {
+    expect(syntaxError('SELECT * LIMIT 1')).toMatchObject({
+      position: 8,
+      message: expect.stringMatching(/^`\*` is not a field: name the columns/),
+    });
+    expect(syntaxError('SORT * desc')).toMatchObject({ position: 6 });
+    expect(syntaxError('* exists')).toMatchObject({ position: 1 });
+    expect(parseNotesQuery('COLUMNS "*"').columns).toEqual([{ kind: 'property', name: '*' }]);
+  });
 });
 
 describe('query_notes: evaluation', () => {
@@ -244,6 +254,26 @@ describe('query_notes tool on the demo vault', () => {
       position: 14,
       near: 'equals "active"',
     });
+  });
+
+  it('names the properties of the query that no readable note has (a misspelt SORT sorted nothing, unsaid)', async () => {
+    const sorted = await queryNotesTool.handler({ query: 'SORT nope desc LIMIT 1000' }, contextFor());
+    expect(sorted.note).toBe(
+      "No note has the property 'nope' (names ignore case); check the spelling: list_notes shows each note's frontmatter.",
+    );
+    const many = await queryNotesTool.handler(
+      { query: 'WHERE Nope exists OR STATUS is active SORT stauts COLUMNS nope, owner' },
+      contextFor(),
+    );
+    expect(many.note).toMatch(/^No note has the properties 'Nope', 'stauts' \(names ignore case\)/);
+    expect((await queryNotesTool.handler({ query: 'WHERE status exists COLUMNS owner' }, contextFor())).note).toBeUndefined();
+    // A property only notes outside the key's roots have is absent for that key, as for every other answer.
+    expect((await queryNotesTool.handler({ query: 'WHERE loaves_baked exists' }, contextFor())).note).toBeUndefined();
+    const rooted = await queryNotesTool.handler({ query: 'WHERE loaves_baked exists' }, contextFor('Test agent', ['Projects']));
+    expect(rooted.rows).toEqual([]);
+    expect(rooted.note).toMatch(/^No note has the property 'loaves_baked'/);
+    const cut = await queryNotesTool.handler({ query: 'SORT nope LIMIT 2' }, contextFor());
+    expect(cut.note).toMatch(/^2 of \d+ notes shown; raise LIMIT .* No note has the property 'nope'/);
   });
 
   it('says when LIMIT cut the rows', async () => {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { runNotesQuery, type NoteFacts, type QueryResult } from '../../../search/query-notes/evaluate';
+import { propertiesNoNoteHas, runNotesQuery, type NoteFacts, type QueryResult } from '../../../search/query-notes/evaluate';
+import { quoteInput } from '../../../errors';
 import { parseNotesQuery, QuerySyntaxError, type NotesQuery } from '../../../search/query-notes/parse';
 import type { NoteStore } from '../../../vault/note-store';
 import type { AccessScope } from '../../../vault/access/access';
@@ -43,11 +44,21 @@ export const queryNotesTool = defineTool({
       if (!(err instanceof QuerySyntaxError)) throw err;
       return { error: err.message, position: err.position, near: nearPosition(args.query, err.position) };
     }
-    const result = queryReadableNotes(query, ctx.notes, ctx.scope);
+    const facts = readableFacts(ctx.notes, ctx.scope);
+    const result = runNotesQuery(query, facts);
     const out: Record<string, unknown> = { ...result };
+    const remarks: string[] = [];
     if (result.rows.length < result.total) {
-      out.note = `${result.rows.length} of ${result.total} notes shown; raise LIMIT (at most 1000) or narrow WHERE for the rest.`;
+      remarks.push(`${result.rows.length} of ${result.total} notes shown; raise LIMIT (at most 1000) or narrow WHERE for the rest.`);
     }
+    const absent = propertiesNoNoteHas(query, facts);
+    if (absent.length > 0) {
+      const names = absent.map(quoteInput).join(', ');
+      remarks.push(
+        `No note has the ${absent.length === 1 ? 'property' : 'properties'} ${names} (names ignore case); check the spelling: list_notes shows each note's frontmatter.`,
+      );
+    }
+    if (remarks.length > 0) out.note = remarks.join(' ');
     return out;
   },
 });
@@ -58,7 +69,12 @@ export const queryNotesTool = defineTool({
  * @returns `{columns, rows, total}` (see runNotesQuery).
  */
 export function queryReadableNotes(query: NotesQuery, notes: NoteStore, scope: AccessScope): QueryResult {
-  const facts: NoteFacts[] = notes.readableNotes(scope).map((file) => ({
+  return runNotesQuery(query, readableFacts(notes, scope));
+}
+
+/** What a query can ask of each note `scope` may read (NoteStore.readableNotes), for runNotesQuery. */
+function readableFacts(notes: NoteStore, scope: AccessScope): NoteFacts[] {
+  return notes.readableNotes(scope).map((file) => ({
     path: file.path,
     mtime: file.stat.mtime,
     ctime: file.stat.ctime,
@@ -66,5 +82,4 @@ export function queryReadableNotes(query: NotesQuery, notes: NoteStore, scope: A
     tags: notes.tagsOf(file),
     frontmatter: notes.frontmatterOf(file),
   }));
-  return runNotesQuery(query, facts);
 }
