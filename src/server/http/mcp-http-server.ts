@@ -20,7 +20,7 @@ import { ModernEndpoint } from './modern-endpoint';
 import { refuse, type Refusal } from './door/refusal';
 import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcBody } from './door/request-checks';
 import { paramsRefusal, protoArgumentRefusal } from './request-params';
-import { SessionTable, type Session } from './session-table';
+import { MAX_SESSIONS, SESSION_IDLE_MS, SessionTable, type Session, type SessionCloseReason } from './session-table';
 import { sendWebResponse, webRequestOf } from './web-exchange';
 import { recheckSession } from '../content/session-content';
 import { createSessionServer, type SessionServices } from '../session/mcp-session';
@@ -300,7 +300,7 @@ export class McpHttpServer {
     if (req.method === 'POST' && !namesUnknownRevisionInSession(req) && !(await isLegacyRequest(web(), body))) return { to: 'modern' };
     if (typeof sessionId === 'string') {
       const session = this.sessions.use(sessionId, Date.now());
-      if (!session) return { to: 'refused', refusal: SESSION_NOT_FOUND };
+      if (!session) return { to: 'refused', refusal: sessionGone(this.sessions.closedReason(sessionId, caller.key.id)) };
       const refusal = checkSessionRequest(session, caller.key.id, req);
       return refusal ? { to: 'refused', refusal } : { to: 'session', session };
     }
@@ -431,6 +431,24 @@ const SESSION_NOT_FOUND: Refusal = {
   code: -32001,
   message: 'Session not found: it expired or the plugin restarted; send initialize again.',
 };
+
+/**
+ * The 404 for a session id the table does not hold, saying why when the table closed it itself
+ * ({@link SessionTable.closedReason}): a client whose session was closed to make room learns that
+ * its key holds too many, not that the plugin restarted.
+ */
+function sessionGone(reason: SessionCloseReason | undefined): Refusal {
+  if (reason === 'room') {
+    return {
+      ...SESSION_NOT_FOUND,
+      message: `Session closed: this key held more than ${MAX_SESSIONS} open sessions, and its least recently used one (this) made room for a newer one; send initialize again, and close sessions you are done with (HTTP DELETE).`,
+    };
+  }
+  if (reason === 'idle') {
+    return { ...SESSION_NOT_FOUND, message: `Session closed after ${SESSION_IDLE_MS / 60_000} minutes unused; send initialize again.` };
+  }
+  return SESSION_NOT_FOUND;
+}
 
 /**
  * True when a request naming a session (`Mcp-Session-Id`) names in `MCP-Protocol-Version` a

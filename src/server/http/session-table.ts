@@ -10,6 +10,12 @@ export const SESSION_IDLE_MS = 60 * 60 * 1000;
  */
 export const MAX_SESSIONS = 64;
 
+/** Most closed sessions whose reason is remembered ({@link SessionTable.closedReason}). */
+const REMEMBERED_CLOSES = 256;
+
+/** Why the table closed a session: to make room for a newer one of its key, or after {@link SESSION_IDLE_MS} unused. */
+export type SessionCloseReason = 'room' | 'idle';
+
 /** One open session of the session era (protocol 2024-11-05 … 2025-11-25): its SDK transport and server, and who opened it. */
 export interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -30,6 +36,8 @@ export interface Session {
  */
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
+  /** The last {@link REMEMBERED_CLOSES} sessions the table closed itself: id → why, and the key that opened it. */
+  private readonly closed = new Map<string, { reason: SessionCloseReason; keyId: string }>();
 
   /** Number of open sessions. */
   get size(): number {
@@ -51,7 +59,17 @@ export class SessionTable {
    */
   add(id: string, session: Session): void {
     this.sessions.set(id, session);
-    if (this.sessions.size > MAX_SESSIONS) void this.close(this.leastRecentlyUsedOfBusiestKey());
+    if (this.sessions.size > MAX_SESSIONS) void this.closeFor(this.leastRecentlyUsedOfBusiestKey(), 'room');
+  }
+
+  /**
+   * Why the table closed the session `id` opened with the key `keyId`, when it did so recently
+   * (one of the last {@link REMEMBERED_CLOSES}); undefined for any other id or key, or a session
+   * the client or a revoke closed. Its client is told (404) rather than "expired or restarted".
+   */
+  closedReason(id: string, keyId: string): SessionCloseReason | undefined {
+    const closed = this.closed.get(id);
+    return closed?.keyId === keyId ? closed.reason : undefined;
   }
 
   /** Forgets a session the SDK closed itself (DELETE). */
@@ -75,7 +93,17 @@ export class SessionTable {
 
   /** Closes the sessions unused for more than {@link SESSION_IDLE_MS} at `now` (ms). */
   closeIdle(now: number): void {
-    for (const [id, session] of this.sessions) if (now - session.lastSeen > SESSION_IDLE_MS) void this.close(id);
+    for (const [id, session] of this.sessions) if (now - session.lastSeen > SESSION_IDLE_MS) void this.closeFor(id, 'idle');
+  }
+
+  /** {@link close}, remembering why for {@link closedReason}. */
+  private closeFor(id: string, reason: SessionCloseReason): Promise<void> {
+    const session = this.sessions.get(id);
+    if (session) {
+      this.closed.set(id, { reason, keyId: session.keyId });
+      if (this.closed.size > REMEMBERED_CLOSES) this.closed.delete(this.closed.keys().next().value as string);
+    }
+    return this.close(id);
   }
 
   /** Closes the sessions opened with a key not in `liveKeyIds`. */

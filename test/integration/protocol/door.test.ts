@@ -136,6 +136,15 @@ describe('the door of the MCP server', () => {
       headers: { ...auth, 'Mcp-Session-Id': firstId, 'Mcp-Protocol-Version': '2025-06-18' },
     });
     expect(stale.status).toBe(404);
+    // Told why (newcomer finding: it said the session expired or the plugin restarted).
+    expect(JSON.parse(stale.body).error.message).toMatch(
+      /^Session closed: this key held more than 64 open sessions, and its least recently used one \(this\) made room/,
+    );
+    const unknown = await raw(booted.port, {
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      headers: { ...auth, 'Mcp-Session-Id': 'never-opened', 'Mcp-Protocol-Version': '2025-06-18' },
+    });
+    expect(JSON.parse(unknown.body).error.message).toMatch(/^Session not found: it expired or the plugin restarted/);
   });
 
   it("past MAX_SESSIONS closes a session of the key holding the most: a key opening many closes its own, never another client's", async () => {
@@ -155,7 +164,11 @@ describe('the door of the MCP server', () => {
     expect(booted.plugin.server.sessionCount).toBeLessThanOrEqual(MAX_SESSIONS);
     // The other key's client keeps its session; the flooding key's own oldest ones were closed.
     expect((await ping(otherId, booted.token)).status).toBe(200);
-    expect((await ping(flooding[0], token)).status).toBe(404);
+    const closed = await ping(flooding[0], token);
+    expect(closed.status).toBe(404);
+    expect(JSON.parse(closed.body).error.message).toMatch(/^Session closed: this key held more than/);
+    // The reason is told only with the key that opened the session.
+    expect(JSON.parse((await ping(flooding[1], booted.token)).body).error.message).toMatch(/^Session not found/);
     expect((await ping(flooding[flooding.length - 1], token)).status).toBe(200);
   });
 
