@@ -49,20 +49,25 @@ export async function isIgnoredLink(full: string, realBase: string): Promise<boo
   return home !== null && isAtOrBelow(home, real);
 }
 
-/** Names already reported by {@link skipBackslashName}: one line per name a process, not one per scan. */
-const reportedBackslashNames = new Set<string>();
+/** Names already reported by {@link reportLeftOut}: one line per name a process, not one per scan. */
+const reportedLeftOut = new Set<string>();
 
 /**
  * Says once (console.warn) that the file or folder at `shown` (its folder path and disk name) is
- * left out: its name holds a backslash, which Obsidian's `normalizePath` reads as a folder
- * separator (obsidian.d.ts; the app refuses `\\` in new names), so no vault path reaches it.
+ * left out of the vault, and `why`, so a note the scan cannot list is not missing unsaid.
+ */
+function reportLeftOut(shown: string, why: string): void {
+  if (reportedLeftOut.has(shown)) return;
+  reportedLeftOut.add(shown);
+  console.warn(`[host] left out "${shown}": ${why}`);
+}
+
+/**
+ * {@link reportLeftOut} for a name holding a backslash, which Obsidian's `normalizePath` reads as a
+ * folder separator (obsidian.d.ts; the app refuses `\\` in new names), so no vault path reaches it.
  */
 function skipBackslashName(shown: string): void {
-  if (reportedBackslashNames.has(shown)) return;
-  reportedBackslashNames.add(shown);
-  console.warn(
-    `[host] left out "${shown}": a vault path cannot hold a backslash (Obsidian reads it as a folder separator); rename it on disk to use it.`,
-  );
+  reportLeftOut(shown, 'a vault path cannot hold a backslash (Obsidian reads it as a folder separator); rename it on disk to use it.');
 }
 
 /**
@@ -74,7 +79,8 @@ function skipBackslashName(shown: string): void {
  * `listBackslashNames` (VaultOptions). Returns a Map from vault
  * path to DiskEntry. Vault paths are Unicode NFC, as Obsidian's `normalizePath` makes them; a
  * name stored in another form on disk (NFD, as macOS-synced vaults have) keeps its disk
- * spelling in `diskName`. Entries that vanish mid-scan are skipped; an unreadable vault root throws.
+ * spelling in `diskName`; of two names of one folder that differ only in Unicode form, the NFC one is
+ * listed and the other left out with one warning. Entries that vanish mid-scan are skipped; an unreadable vault root throws.
  * `under` (a vault folder path, default the root) with its disk path `underFull` scans only
  * below that folder (the folder itself is not listed).
  */
@@ -104,7 +110,13 @@ export async function scanVaultFolder(
         if (!listBackslashNames && name.includes('\\')) return skipBackslashName(joinPath(folder, name));
         const nfc = name.normalize('NFC');
         const path = joinPath(folder, nfc);
-        if (isHiddenPath(path, configDir) || out.has(path) || (nfc !== name && nfcNames.has(nfc))) return;
+        if (isHiddenPath(path, configDir) || out.has(path)) return;
+        if (nfc !== name && nfcNames.has(nfc)) {
+          return reportLeftOut(
+            joinPath(folder, name),
+            `its name differs from "${nfc}" beside it only in Unicode form (NFD against NFC), and a vault path is NFC, so both would be one path; rename one on disk to use it.`,
+          );
+        }
         const diskName = nfc === name ? {} : { diskName: name };
         if (entry.isSymbolicLink() && (await isIgnoredLink(nodePath.join(full, name), realBase))) return;
         let s;

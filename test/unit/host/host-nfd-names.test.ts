@@ -114,10 +114,19 @@ describe('host scan of twin names that differ only in Unicode form', () => {
     await fsp.writeFile(path.join(dir, nfc), 'nfc\n');
     await fsp.writeFile(path.join(dir, nfd), 'nfd text\n');
     // The path went to whichever stat finished last: the NFD twin now and then (an integration test failed on it).
-    for (let i = 0; i < 20; i++) {
-      const scanned = await scanVaultFolder(dir, '.obsidian');
-      expect(scanned.get(nfc)).toMatchObject({ type: 'file', size: 'nfc\n'.length });
-      expect(scanned.get(nfc)?.diskName).toBeUndefined();
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      for (let i = 0; i < 20; i++) {
+        const scanned = await scanVaultFolder(dir, '.obsidian');
+        expect(scanned.get(nfc)).toMatchObject({ type: 'file', size: 'nfc\n'.length });
+        expect(scanned.get(nfc)?.diskName).toBeUndefined();
+      }
+      // The other is left out with one line, as a name holding a backslash is (newcomer finding: it went unsaid).
+      expect(warn.mock.calls).toEqual([
+        [expect.stringMatching(new RegExp(`^\\[host\\] left out "${nfd}": its name differs from "${nfc}" beside it only in Unicode form`))],
+      ]);
+    } finally {
+      warn.mockRestore();
     }
   });
 });
