@@ -30,6 +30,8 @@ export interface VaultOnDisk {
 const WINDOWS_ABSOLUTE = /^(?:[a-zA-Z]:[\\/]|\\\\)/;
 /** A `file://` URL. */
 const FILE_URL = /^file:\/\//i;
+/** `~` alone or as a path's first folder (`~/Notes/a.md`): a shell's home folder. */
+const HOME_FOLDER = /^~(?:[\\/]|$)/;
 
 /**
  * The one rule for an absolute file-system path inside the vault (issue 19): `raw`, as an
@@ -40,9 +42,16 @@ const FILE_URL = /^file:\/\//i;
  * @returns the vault-relative rest (`''` for the vault folder itself); `raw` unchanged when
  *   it is not absolute, or is a POSIX path whose first segment is a top-level vault entry or
  *   no entry of the disk's root (read as vault-relative, as a leading `/` always was).
- * @throws ToolError('invalid_argument') for an absolute path or `file://` URL outside the vault.
+ * @throws ToolError('invalid_argument') for an absolute path or `file://` URL outside the vault, and for a
+ *   path whose first folder is `~` (a shell's home folder) while the vault has no top-level entry `~`.
  */
 export function withoutVaultFolder(raw: string, vault: VaultOnDisk): string {
+  if (HOME_FOLDER.test(raw) && !vault.hasTopEntry('~')) {
+    throw new ToolError(
+      'invalid_argument',
+      `Path ${quoteInput(raw)} starts with '~', a shell's home folder, which no vault path reaches (it would make a folder named '~' in the vault); give a vault-relative path such as 'Folder/Note.md'.`,
+    );
+  }
   let absolute: string | null = null;
   if (FILE_URL.test(raw)) {
     const rest = decodePercentOnce(raw.slice('file://'.length).replace(/^localhost(?=\/)/i, ''));

@@ -159,4 +159,14 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
       expect(disk('E/a.md')).toBe('# P\nx\nown\n## Child\ny\nA\n');
     });
   });
+
+  describe("session 37: a path starting with '~'", () => {
+    it("is refused on writes and reads (it made a folder named '~' in the vault), and nothing is created", async () => {
+      expect(await callError('create_note', { path: '~/x', content: 'a' })).toMatch(/^Path '~\/x' starts with '~', a shell's home folder/);
+      expect(await callError('read_note', { path: '~/Ideas' })).toMatch(/starts with '~'/);
+      expect(fs.existsSync(nodePath.join(env.dir, '~'))).toBe(false);
+      await call('create_note', { path: 'E/~draft', content: 'a' });
+      expect(disk('E/~draft.md')).toBe('a');
+    });
+  });
 });

@@ -140,6 +140,15 @@ describe('lexicalVaultPath with the vault on disk: absolute paths as agents writ
     expect(error.message.split('. ').length).toBe(1);
   });
 
+  test("a path starting with '~' (a shell's home folder) is refused unless the vault has a top-level '~' (newcomer finding)", () => {
+    for (const input of ['~/x.md', '~', '~\\Notes\\a.md'])
+      expect(() => lexicalVaultPath(input, posix)).toThrow(/starts with '~', a shell's home folder, .*give a vault-relative path/);
+    expect(lexicalVaultPath('~draft.md', posix)).toBe('~draft.md');
+    expect(lexicalVaultPath('Notes/~/x.md', posix)).toBe('Notes/~/x.md');
+    const withTilde: VaultOnDisk = { ...posix, hasTopEntry: (name) => name === '~' };
+    expect(lexicalVaultPath('~/x.md', withTilde)).toBe('~/x.md');
+  });
+
   test('a Windows vault: drive paths and file URLs inside it, any case and separator, are vault paths', () => {
     expect(lexicalVaultPath('C:\\Users\\me\\Vault\\Ideas.md', windows)).toBe('Ideas.md');
     expect(lexicalVaultPath('c:/users/ME/vault/Notes/a.md', windows)).toBe('Notes/a.md');
