@@ -357,8 +357,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * the last 256 such closes; it was told it expired or the plugin restarted.
  * +0.3 KB: a path whose first folder is `~` (a shell's home folder) refused unless the vault has a top-level `~`
  * (`create_note ~/x` made a folder named `~` in the vault).
+ * +0.6 KB: set_properties' note names a value stored otherwise than given (text for tags as a list, a tag's `#`
+ * dropped, one value on a list property as a one-item list), its three sentences most of it.
  */
-const BUDGET_BYTES = 903_900;
+const BUDGET_BYTES = 904_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -153,7 +153,8 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
   const changed = named.filter(
     (key) => Object.hasOwn(shown, key) !== Object.hasOwn(wanted, key) || !isDeepStrictEqual(shown[key], wanted[key]),
   );
-  const withNote = (result: TextEditResult): TextEditResult => (note === undefined ? result : { ...result, note });
+  const remarks = [note, ...storedOtherwise(resolved, shown, wanted)].filter((r): r is string => r !== undefined);
+  const withNote = (result: TextEditResult): TextEditResult => (remarks.length === 0 ? result : { ...result, note: remarks.join(' ') });
   if (changed.length === 0) return withNote(withBlockLines(text));
   const info = frontMatterInfo(text);
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
@@ -248,6 +249,28 @@ function withNoteSpelling(
     resolved,
     note: `Property names ignore case, as in Obsidian${byForm ? ', and Unicode form (NFC or NFD)' : ''}: applied ${matched.join(', ')}.`,
   };
+}
+
+/**
+ * What the result says of each value stored otherwise than given ({@link coerce}): text given for
+ * `tags`, `aliases` or `cssclasses` stored as a list, a tag's `#` dropped, a single value set on a
+ * list property stored as a one-item list. An agent that reads only its own call would not know.
+ * @returns one sentence per such property, in patch order.
+ */
+function storedOtherwise(resolved: PropertyPatch, before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [key, given] of Object.entries(resolved)) {
+    if (given === null || !Array.isArray(after[key]) || isDeepStrictEqual(given, after[key])) continue;
+    const stored = JSON.stringify(after[key]);
+    const hashes =
+      key.toLowerCase() === 'tags' && JSON.stringify(given).includes('#') ? " (a tag in properties is written without '#')" : '';
+    if (Array.isArray(given)) out.push(`${quoteInput(key)} was stored as ${stored}${hashes}.`);
+    else if (LIST_PROPERTIES.has(key.toLowerCase()))
+      out.push(`${quoteInput(key)} is a list in Obsidian, so ${JSON.stringify(given)} was stored as ${stored}${hashes}.`);
+    else if (Array.isArray(before[key]))
+      out.push(`${quoteInput(key)} is a list in this note, so ${JSON.stringify(given)} was stored as ${stored}.`);
+  }
+  return out;
 }
 
 /** The refusal for frontmatter that does not parse: never rewrite or wipe it. */

@@ -32,6 +32,20 @@ describe('patchFrontmatterText', () => {
     expect(patchFrontmatterText('---\na: 1\n---', { a: 2 }, 'N.md').text).toBe('---\na: 2\n---');
   });
 
+  test("says which values were stored otherwise than given: text as a list, a tag's '#' dropped, one value on a list (newcomer finding)", () => {
+    const tags = patchFrontmatterText('body\n', { tags: '#notatag' }, 'N.md');
+    expect(tags.text).toBe('---\ntags:\n  - notatag\n---\nbody\n');
+    expect(tags.note).toBe(
+      `'tags' is a list in Obsidian, so "#notatag" was stored as ["notatag"] (a tag in properties is written without '#').`,
+    );
+    const listed = patchFrontmatterText('---\nrelated: [a]\n---\n', { related: 'b', aliases: [' A ', 'B'], tags: ['#x', 'y'] }, 'N.md');
+    expect(listed.note).toBe(
+      `'related' is a list in this note, so "b" was stored as ["b"]. 'aliases' was stored as ["A","B"]. ` +
+        `'tags' was stored as ["x","y"] (a tag in properties is written without '#').`,
+    );
+    expect(patchFrontmatterText('body\n', { tags: ['x'], status: 'done' }, 'N.md').note).toBeUndefined();
+  });
+
   test('new keys are added in the patch order whether or not the note had frontmatter (issue 12.11)', () => {
     const patch = { zeta: 1, alpha: 2 };
     expect(patchFrontmatterText('body\n', patch, 'N.md').text).toBe('---\nzeta: 1\nalpha: 2\n---\nbody\n');
