@@ -621,7 +621,6 @@ export class SearchIndex {
     if (this.storage) this.saveTimer.schedule(this.saveDelayMs);
   }
 
-  /** The text of the note at `path` for a phrase or regex check of `scope`'s candidates (NoteStore.readToMatch): null when `scope` may not read that text; rejects when the note is gone. */
   /**
    * Whether the note at `path` may be shown to `scope` now, judged as a hit is: read from the disk where the access checks
    * place it (NoteStore.read; a refused read has the index drop the note).
@@ -631,6 +630,7 @@ export class SearchIndex {
     return file !== null && (await this.notes.read(file, scope).catch(() => null)) !== null;
   }
 
+  /** The text of the note at `path` for a phrase or regex check of `scope`'s candidates (NoteStore.readToMatch): null when `scope` may not read that text; rejects when the note is gone. */
   private readPath(path: string, scope: AccessScope): Promise<string | null> {
     const file = this.notes.fileByPath(path);
     return file === null ? Promise.reject(new Error(`note ${path} is gone`)) : this.notes.readToMatch(file, scope);

@@ -79,7 +79,8 @@ export class NotePolicy {
   /**
    * Calls `listener(path)` when the access of a note whose frontmatter does not parse becomes
    * known, or a change of a note may have changed its access before the metadata cache has
-   * parsed it (see {@link UnparsedFrontmatter.onLearned}): answers computed before may change.
+   * parsed it (see {@link UnparsedFrontmatter.onLearned}), or a refused read found the note
+   * elsewhere on the disk ({@link placeJudgedAgain}): answers computed before may change.
    * @returns a function that unsubscribes.
    */
   onAccessLearned(listener: (path: string) => void): () => void {
