@@ -359,8 +359,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * (`create_note ~/x` made a folder named `~` in the vault).
  * +0.6 KB: set_properties' note names a value stored otherwise than given (text for tags as a list, a tag's `#`
  * dropped, one value on a list property as a one-item list), its three sentences most of it.
+ * +0.8 KB: the door refuses an object of more than 1000 keys anywhere in a body, naming where (a `_meta` of
+ * 200,000 keys held the server for 3 s in the SDK's schema checks); argument refusals name ten keys or problems.
  */
-const BUDGET_BYTES = 904_500;
+const BUDGET_BYTES = 905_300;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -169,12 +169,21 @@ function describeIssues(error: z.ZodError, shape: Readonly<Record<string, unknow
       : issue.code === 'invalid_type' && isMissingValueIssue(issue)
         ? `is required (${typeWithArticle(issue.expected)})`
         : issue.code === 'unrecognized_keys'
-          ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.map((key) => `"${inputExcerpt(key)}"`).join(', ')}`
+          ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${shownList(issue.keys.map((key) => `"${inputExcerpt(key)}"`))}`
           : issue.message;
     const line = `${path}: ${message}`;
     if (!lines.includes(line)) lines.push(line);
   }
-  return lines.join('; ');
+  return shownList(lines, '; ', 'problems');
+}
+
+/** Most items of a list a refusal names (unknown keys, problems): the rest are counted, so a wide input gets a short message. */
+const SHOWN_ITEMS = 10;
+
+/** The first {@link SHOWN_ITEMS} of `items` joined with `separator`, then `… and N more` (`… and N more problems`) for the rest. */
+function shownList(items: readonly string[], separator = ', ', noun = ''): string {
+  if (items.length <= SHOWN_ITEMS) return items.join(separator);
+  return `${items.slice(0, SHOWN_ITEMS).join(separator)}${separator}… and ${items.length - SHOWN_ITEMS} more${noun === '' ? '' : ` ${noun}`}`;
 }
 
 /**

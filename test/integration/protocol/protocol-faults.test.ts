@@ -143,6 +143,17 @@ describe('protocol faults', () => {
     // The same words as for "constructor" or "bogus".
     const constructorKey = await raw(booted.port, { headers: session, body: callText('search', '{"query":"alpha","constructor":1}') });
     expect(textOf(constructorKey).text).toBe('Invalid arguments for search: (arguments): Unrecognized key: "constructor"');
+    // Many unknown keys (up to the door's 1000 per object) are named ten at a time, the rest counted: the message had every one.
+    const many = Object.fromEntries(Array.from({ length: 900 }, (_, i) => [`k${i}`, 1]));
+    const wide = await raw(booted.port, { headers: session, body: callText('search', JSON.stringify({ query: 'alpha', ...many })) });
+    expect(textOf(wide).text).toBe(
+      `Invalid arguments for search: (arguments): Unrecognized keys: ${Array.from({ length: 10 }, (_, i) => `"k${i}"`).join(', ')}, … and 890 more`,
+    );
+    const manyProblems = await raw(booted.port, {
+      headers: session,
+      body: callText('read_notes', JSON.stringify({ paths: Array.from({ length: 15 }, () => 1) })),
+    });
+    expect(textOf(manyProblems).text).toMatch(/^Invalid arguments for read_notes: paths.0: .*; paths.9: [^;]*; … and 5 more problems$/);
     // A missing argument is said to be required, not "expected string, received undefined".
     const missing = await raw(booted.port, { headers: session, body: callText('search', '{}') });
     expect(textOf(missing)).toEqual({ isError: true, text: 'Invalid arguments for search: query: is required (a string)' });

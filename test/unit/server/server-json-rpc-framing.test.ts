@@ -1,6 +1,41 @@
-import { checkFraming, InFlightIds, MAX_BATCH_MESSAGES, requestIdsOf } from '../../../src/server/http/door/json-rpc-framing';
+import {
+  checkFraming,
+  InFlightIds,
+  MAX_BATCH_MESSAGES,
+  MAX_OBJECT_KEYS,
+  requestIdsOf,
+} from '../../../src/server/http/door/json-rpc-framing';
 
 describe('checkFraming', () => {
+  it('refuses an object of more than MAX_OBJECT_KEYS keys anywhere in the body, naming where, before the SDK parses it (newcomer finding: 3 s stall)', () => {
+    const wide = (n: number): Record<string, number> => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    expect(checkFraming({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: wide(MAX_OBJECT_KEYS) } })).toBeNull();
+    expect(checkFraming({ jsonrpc: '2.0', id: 7, method: 'ping', params: { _meta: wide(MAX_OBJECT_KEYS + 1) } })).toEqual({
+      id: 7,
+      message: `Invalid Request: an object in the body has ${MAX_OBJECT_KEYS + 1} keys (at params._meta); send at most ${MAX_OBJECT_KEYS} keys in any one object.`,
+    });
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { list: [{}, { deep: wide(5000) }] } } },
+    ];
+    expect(checkFraming(batch)).toMatchObject({
+      id: null,
+      message: expect.stringContaining('5000 keys (at [1].params.arguments.list[1].deep)'),
+    });
+    expect(checkFraming({ jsonrpc: '2.0', id: 'r', result: wide(2000) })).toMatchObject({
+      id: 'r',
+      message: expect.stringContaining('(at result)'),
+    });
+    expect(checkFraming(wide(1001))).toMatchObject({ message: expect.stringContaining('(at the top)') });
+    // Arrays are not limited, and a body nested deeper than the stack is walked without recursion.
+    expect(
+      checkFraming({ jsonrpc: '2.0', id: 1, method: 'ping', params: { list: Array.from({ length: 50_000 }, (_, i) => i) } }),
+    ).toBeNull();
+    let deep: unknown = {};
+    for (let i = 0; i < 100_000; i++) deep = { d: deep };
+    expect(checkFraming({ jsonrpc: '2.0', id: 1, method: 'ping', params: { deep } })).toBeNull();
+  });
+
   it('accepts one message or a non-empty batch of requests, notifications and responses', () => {
     expect(checkFraming({ jsonrpc: '2.0', id: 1, method: 'ping' })).toBeNull();
     expect(checkFraming({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBeNull();

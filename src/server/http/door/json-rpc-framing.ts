@@ -1,4 +1,5 @@
 import { isJSONRPCRequest, isSpecType, type RequestId } from '@modelcontextprotocol/server';
+import { inputExcerpt } from '../../../errors';
 
 /** A POST body refused before the SDK transport sees it: JSON-RPC -32600 (JSON-RPC 2.0 §5.1). */
 export interface FramingRefusal {
@@ -74,10 +75,17 @@ export function requestIdsOf(body: unknown): RequestId[] {
  * Checks a parsed POST body is one JSON-RPC 2.0 message or a non-empty batch of them
  * (JSON-RPC 2.0 §4 and §6; the message shapes are the MCP SDK's `JSONRPCMessage` spec type),
  * at most {@link MAX_BATCH_MESSAGES} of them, with no request id used twice in a batch (answers are routed by id, so a repeated id
- * would cross them).
+ * would cross them), and no object holding more than {@link MAX_OBJECT_KEYS} keys (checked first, before the SDK's schemas run).
  * @returns a refusal naming the first problem in one sentence, or null when the body is well framed.
  */
 export function checkFraming(body: unknown): FramingRefusal | null {
+  const wide = widestObject(body);
+  if (wide !== null) {
+    return {
+      id: readableId(body),
+      message: `Invalid Request: an object in the body has ${wide.keys} keys (at ${inputExcerpt(wide.path)}); send at most ${MAX_OBJECT_KEYS} keys in any one object.`,
+    };
+  }
   if (Array.isArray(body) && body.length === 0) {
     return { id: null, message: 'Invalid Request: the batch is empty; send one JSON-RPC message or a non-empty array of them.' };
   }
@@ -101,6 +109,42 @@ export function checkFraming(body: unknown): FramingRefusal | null {
       };
     }
     seen.add(key);
+  }
+  return null;
+}
+
+/**
+ * Most keys of any one object in a POST body. The SDK checks each message against its schemas
+ * with zod, several times on the way, and an object of many keys costs each check time in
+ * proportion: 200,000 keys in `params._meta` (2.7 MB, under the body cap) held the server for
+ * 3 s, every session's requests waiting behind it. MCP's objects (`_meta`, capabilities, a
+ * tool's arguments, a note's properties) hold a few keys; arrays are not limited (they cost no
+ * such time).
+ */
+export const MAX_OBJECT_KEYS = 1000;
+
+/**
+ * The first object in `body` (itself included) with more than {@link MAX_OBJECT_KEYS} keys, and
+ * where it is (`params._meta`, `[2].params.arguments`), walked without recursion (a body may nest
+ * deeper than the stack allows).
+ * @returns its key count and path; null when every object is within the limit.
+ */
+function widestObject(body: unknown): { keys: number; path: string } | null {
+  const stack: Array<[unknown, string]> = [[body, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop() as [unknown, string];
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--)
+        if (value[i] !== null && typeof value[i] === 'object') stack.push([value[i], `${path}[${i}]`]);
+      continue;
+    }
+    const keys = Object.keys(value);
+    if (keys.length > MAX_OBJECT_KEYS) return { keys: keys.length, path: path === '' ? 'the top' : path };
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const child = (value as Record<string, unknown>)[keys[i]];
+      if (child !== null && typeof child === 'object') stack.push([child, path === '' ? keys[i] : `${path}.${keys[i]}`]);
+    }
   }
   return null;
 }
