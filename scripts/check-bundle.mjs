@@ -361,8 +361,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * dropped, one value on a list property as a one-item list), its three sentences most of it.
  * +0.8 KB: the door refuses an object of more than 1000 keys anywhere in a body, naming where (a `_meta` of
  * 200,000 keys held the server for 3 s in the SDK's schema checks); argument refusals name ten keys or problems.
+ * +0.2 KB: a forwarded call carries the caller's key mode and runs in the stricter of the two (a propose key's call
+ * wrote directly through another vault's force key of its label).
  */
-const BUDGET_BYTES = 905_300;
+const BUDGET_BYTES = 905_600;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

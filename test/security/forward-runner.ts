@@ -19,7 +19,10 @@ export function forge(recipe: ForwardRecipe, env: SecurityEnv): string {
   const iss = { peer: p.peer.id, stranger: p.stranger.id, self: p.selfId }[recipe.iss ?? 'peer'];
   const aud = { self: p.selfId, peer: p.peer.id, other: '0123456789abcdef' }[recipe.aud ?? 'self'];
   const label = recipe.tamper === 'label' ? 'Rooted client' : (recipe.label ?? RUN_LABEL);
-  const token = signer.token({ iss, aud, label, roots: (recipe.roots ?? null) as string[] | null }, Date.now() + (recipe.shiftMs ?? 0));
+  const token = signer.token(
+    { iss, aud, label, mode: 'force', roots: (recipe.roots ?? null) as string[] | null },
+    Date.now() + (recipe.shiftMs ?? 0),
+  );
   const [prefix, payload, signature] = token.split('.');
   const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
   switch (recipe.tamper) {

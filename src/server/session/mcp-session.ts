@@ -1,5 +1,5 @@
 import { ProtocolErrorCode as ErrorCode, Server, type ProtocolEra } from '@modelcontextprotocol/server';
-import type { KeyRecord } from '../../settings/key-record';
+import type { KeyMode, KeyRecord } from '../../settings/key-record';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
 import type { VaultsView } from '../../tools/read/vaults-view';
 import { hostPathRules } from '../roots/client-roots';
@@ -50,6 +50,12 @@ export interface SessionOrigin {
    * (null = none). Such a session never asks for roots and never forwards again.
    */
   forwardedRoots?: string[] | null;
+  /**
+   * Set when another vault forwarded the session's calls: the mode of the caller's key there. A
+   * propose key's calls run here as a propose key whatever this vault's key of that label is (the
+   * stricter of the two: README, a key in propose mode never writes).
+   */
+  forwardedMode?: KeyMode;
 }
 
 const INSTRUCTIONS =
@@ -74,17 +80,19 @@ const INSTRUCTIONS =
  * In the 2026-07-28 era (`era: 'modern'`) the server answers one request and is dropped: the
  * client's roots come with the request (asked with an input-required result, request-roots.ts)
  * and vault changes reach listeners through the serving entry (modern-endpoint.ts).
- * @param caller the key that initialized the session; every call runs as this key.
+ * @param liveKey the key that initialized the session, as it is now; every call runs as this key (as a propose key
+ *   when `origin.forwardedMode` is propose).
  * @param addOns extra tools, prompts and resources (see {@link SessionAddOn}); the vault's own win on a name clash.
  * @param era the protocol era the server serves (the SDK's `ProtocolEra`).
  */
 export function createSessionServer(
   services: SessionServices,
-  caller: () => KeyRecord,
+  liveKey: () => KeyRecord,
   origin: SessionOrigin = {},
   addOns: readonly SessionAddOn[] = [],
   era: ProtocolEra = 'legacy',
 ): Server {
+  const caller = origin.forwardedMode === 'propose' ? (): KeyRecord => ({ ...liveKey(), mode: 'propose' }) : liveKey;
   const server = new Server(
     { name: 'vault-mcp', title: 'Vault MCP', version: services.version },
     {
@@ -142,9 +150,11 @@ export function createSessionServer(
         const addOn = addOnTools.find((t) => t.definition.name === name);
         if (addOn && !tools.some((t) => t.name === name)) return addOn.call(request.params.arguments ?? {}, extra);
         const { vault, ...args } = request.params.arguments ?? {};
-        if (vault !== undefined && typeof vault !== 'string') {
-          throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: vault must be a string (a handle from vaults).`);
-        }
+        // Input validation errors are tool execution errors (SEP-1303, MCP 2025-11-25 "Tools" → Error Handling), as tool-dispatch answers the others.
+        if (vault !== undefined && typeof vault !== 'string')
+          return toolErrorResult(
+            `Invalid arguments for ${name}: vault: expected a string (a handle from vaults), got ${vault === null ? 'null' : typeof vault}.`,
+          );
         const client = await roots.forCall(extra, true);
         if (vault !== undefined) {
           const target = await peers.resolve(vault);
@@ -153,7 +163,7 @@ export function createSessionServer(
             if (forwarded)
               return toolErrorResult('A call forwarded from another vault cannot be forwarded again; call that vault directly.');
             const clientPaths = client.status === 'listed' ? client.paths : null;
-            return peers.forward(target.entry, target.handle, key.label, clientPaths, name, args);
+            return peers.forward(target.entry, target.handle, { label: key.label, mode: key.mode }, clientPaths, name, args);
           }
         }
         const { context, blocked } = contextOf(key, client, extra.sessionId);

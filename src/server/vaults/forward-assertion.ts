@@ -1,4 +1,5 @@
 import { createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import type { KeyMode } from '../../settings/key-record';
 import { hostPathRules, isRootPath, MAX_CLIENT_ROOTS, MAX_ROOT_URI_CHARS } from '../roots/client-roots';
 
 /** Bearer tokens of forwarded calls start with this; no key token does (theirs are `vmcp_…` or user-chosen). */
@@ -21,6 +22,12 @@ export interface ForwardClaims {
   aud: string;
   /** Label of the caller's key in the forwarding vault: the receiving vault uses its own key with this label. */
   label: string;
+  /**
+   * The caller's key's mode in the forwarding vault: the receiving vault's key runs in the stricter of
+   * its own mode and this one, so a propose key's edits wait for review in every vault (README: a key
+   * in propose mode never writes). A token without it (a peer of an older version) reads as `propose`.
+   */
+  mode: KeyMode;
   /** The client's MCP roots (absolute paths), or null when it shared none; the receiving vault applies them too. */
   roots: string[] | null;
   /** Expiry, ms since the epoch. */
@@ -154,5 +161,7 @@ function parseClaims(payload: string): ForwardClaims | null {
       roots.every((r) => typeof r === 'string' && r.length <= MAX_ROOT_URI_CHARS && isRootPath(r, hostPathRules())));
   if (typeof c.iss !== 'string' || typeof c.aud !== 'string' || typeof c.label !== 'string' || c.label.length > 200) return null;
   if (typeof c.exp !== 'number' || typeof c.jti !== 'string' || c.jti.length > 64 || !rootsOk) return null;
-  return { iss: c.iss, aud: c.aud, label: c.label, roots: roots as string[] | null, exp: c.exp, jti: c.jti };
+  if (c.mode !== undefined && c.mode !== 'propose' && c.mode !== 'force') return null;
+  const mode: KeyMode = c.mode === 'force' ? 'force' : 'propose';
+  return { iss: c.iss, aud: c.aud, label: c.label, mode, roots: roots as string[] | null, exp: c.exp, jti: c.jti };
 }

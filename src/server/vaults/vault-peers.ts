@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { VaultListing } from '../../tools/read/vaults-view';
 import type { VaultLocation } from '../../vault/vault-location';
 import { foldPath } from '../../vault/paths/paths';
-import { ForwardIdentity, ForwardVerifier, RECEIPT_HEADER, verifyReceipt } from './forward-assertion';
+import { ForwardIdentity, ForwardVerifier, RECEIPT_HEADER, verifyReceipt, type ForwardClaims } from './forward-assertion';
 import { MCP_PATH } from '../http/endpoint';
 import { quoteInput } from '../../errors';
 import { clusterPrefix } from '../../vault/content/text/graphemes';
@@ -121,14 +121,14 @@ export class VaultPeers {
   async forward(
     entry: VaultEntry,
     handle: string,
-    label: string,
+    { label, mode }: Pick<ForwardClaims, 'label' | 'mode'>,
     roots: string[] | null,
     name: string,
     args: Record<string, unknown>,
   ): Promise<CallToolResult> {
     const selfId = this.selfId;
     if (!selfId) return failure(`This vault has no folder on disk, so it cannot forward calls to '${handle}'.`);
-    const sign = (): string => this.identity.token({ iss: selfId, aud: entry.id, label, roots });
+    const sign = (): string => this.identity.token({ iss: selfId, aud: entry.id, label, mode, roots });
     const signedFetch = async (url: string, init: RequestInit): Promise<Response> => {
       const headers = new Headers(init.headers);
       const token = sign();

@@ -122,6 +122,23 @@ describe('several vaults', () => {
     expect((await call(client, 'read_note', { path: 'Plans/Q1.md', vault: 'Work' })).body).toContain('work plan');
   });
 
+  it("a propose key's forwarded write waits for review in the other vault even where its key is a force key (newcomer finding)", async () => {
+    // Home's 'Agent' key is a propose key; Work's 'Agent' key writes directly. The stricter of the two holds.
+    const client = await connect(home);
+    const staged = await call(client, 'append_note', { path: 'Plans/Q1.md', content: 'from home', vault: 'Work' });
+    expect(staged).toMatchObject({ status: 'pending', proposal_id: expect.stringMatching(/^p_/) });
+    expect(await fsp.readFile(nodePath.join(work.dir, 'Plans/Q1.md'), 'utf8')).toBe('# Q1\nship the work plan\n');
+    // Work's own clients still write directly.
+    const own = await connect(work);
+    expect(await call(own, 'append_note', { path: 'Plans/Q1.md', content: 'from work' })).toMatchObject({ status: 'applied' });
+    // A wrongly typed vault is a tool error the model sees, as other bad arguments are (SEP-1303).
+    const typed = await client.callTool({ name: 'read_note', arguments: { path: 'Recipes/Soup.md', vault: 12 } });
+    expect(typed).toMatchObject({
+      isError: true,
+      content: [{ text: 'Invalid arguments for read_note: vault: expected a string (a handle from vaults), got number.' }],
+    });
+  });
+
   it("a vault without a key of the caller's label refuses, saying so; an unknown vault is an error", async () => {
     const client = await connect(work);
     const refusal = await errorOf(client, 'list_notes', { vault: 'Stranger' });
@@ -131,7 +148,10 @@ describe('several vaults', () => {
     const huge = await errorOf(client, 'list_notes', { vault: 'x'.repeat(100_000) });
     expect(huge).toContain(`No open vault '${'x'.repeat(80)}…'`);
     expect(huge.length).toBeLessThan(300);
-    await expect(client.callTool({ name: 'list_notes', arguments: { vault: 3 } })).rejects.toThrow(/vault must be a string/);
+    expect(await client.callTool({ name: 'list_notes', arguments: { vault: 3 } })).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^Invalid arguments for list_notes: vault: expected a string/) }],
+    });
   });
 
   it("the client's MCP roots travel with a forwarded call and narrow it there too", async () => {
@@ -163,12 +183,12 @@ describe('several vaults', () => {
         }),
       });
     const forger = new ForwardIdentity();
-    const forged = forger.token({ iss: vaultIdOf(work.dir), aud: vaultIdOf(home.dir), label: 'Agent', roots: null });
+    const forged = forger.token({ iss: vaultIdOf(work.dir), aud: vaultIdOf(home.dir), label: 'Agent', mode: 'force', roots: null });
     const forgedAnswer = await post(forged);
     expect(forgedAnswer.status).toBe(401);
     expect(((await forgedAnswer.json()) as Json).error.message).toMatch(/not signed by the vault it names/);
     expect((await post('vmcpfwd.garbage')).status).toBe(401);
-    const unknownIssuer = forger.token({ iss: '0123456789abcdef', aud: vaultIdOf(home.dir), label: 'Agent', roots: null });
+    const unknownIssuer = forger.token({ iss: '0123456789abcdef', aud: vaultIdOf(home.dir), label: 'Agent', mode: 'force', roots: null });
     expect(((await (await post(unknownIssuer)).json()) as Json).error.message).toMatch(/not open/);
   });
 
@@ -285,7 +305,13 @@ describe('several vaults, 2026-07-28 client', () => {
   });
 
   it('a stateless request with a forged forwarding token is refused at the door (401)', async () => {
-    const forged = new ForwardIdentity().token({ iss: vaultIdOf(work.dir), aud: vaultIdOf(home.dir), label: 'Agent', roots: null });
+    const forged = new ForwardIdentity().token({
+      iss: vaultIdOf(work.dir),
+      aud: vaultIdOf(home.dir),
+      label: 'Agent',
+      mode: 'force',
+      roots: null,
+    });
     const answer = await fetch(home.booted.url, {
       method: 'POST',
       headers: {

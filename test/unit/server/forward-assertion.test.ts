@@ -4,7 +4,7 @@ describe('forwarding assertions', () => {
   const issuer = new ForwardIdentity();
   const keys = new Map([['aaaaaaaaaaaaaaaa', issuer.publicKey]]);
   const verifier = (self = 'bbbbbbbbbbbbbbbb'): ForwardVerifier => new ForwardVerifier(self, async (id) => keys.get(id) ?? null);
-  const claims = { iss: 'aaaaaaaaaaaaaaaa', aud: 'bbbbbbbbbbbbbbbb', label: 'Agent', roots: ['/v/A'] };
+  const claims = { iss: 'aaaaaaaaaaaaaaaa', aud: 'bbbbbbbbbbbbbbbb', label: 'Agent', mode: 'force' as const, roots: ['/v/A'] };
 
   it('a token verifies once for its audience, with the claims it was made with', async () => {
     const check = verifier();
@@ -57,6 +57,15 @@ describe('forwarding assertions', () => {
       expect(await check.verify(issuer.token({ ...claims, roots }))).toEqual({ ok: false, message: 'The forwarded call is malformed.' });
     }
     expect(await check.verify(issuer.token({ ...claims, roots: ['/'] }))).toMatchObject({ ok: true });
+  });
+
+  it("carries the caller's key mode: a token without one (an older peer) reads as propose, another value is malformed", async () => {
+    const check = verifier();
+    expect(await check.verify(issuer.token({ ...claims, mode: 'propose' }))).toMatchObject({ ok: true, claims: { mode: 'propose' } });
+    const older = { ...claims, mode: undefined } as unknown as typeof claims;
+    expect(await check.verify(issuer.token(older))).toMatchObject({ ok: true, claims: { mode: 'propose' } });
+    const odd = { ...claims, mode: 'admin' } as unknown as typeof claims;
+    expect(await check.verify(issuer.token(odd))).toEqual({ ok: false, message: 'The forwarded call is malformed.' });
   });
 
   it('a receipt proves the receiving vault holds its registered key, for that exact token only', () => {

@@ -74,7 +74,8 @@ export class LocalKeyVerifier implements CredentialVerifier {
 /**
  * A call another open vault forwarded (README "Several vaults"): its signed assertion must verify
  * (forward-assertion.ts) — else 401 — and this vault must have a local key with the caller's
- * label whose saved roots pass the roots rule — else 403 -32004; it then runs as that key with the client roots passed along, and the
+ * label whose saved roots pass the roots rule — else 403 -32004; it then runs as that key, in propose mode when the
+ * caller's key in the forwarding vault is a propose key, with the client roots passed along, and the
  * answer carries this vault's receipt for the token ({@link RECEIPT_HEADER}).
  */
 export class ForwardedCallVerifier implements CredentialVerifier {
@@ -91,7 +92,7 @@ export class ForwardedCallVerifier implements CredentialVerifier {
       ? await verifier.verify(token)
       : { ok: false as const, message: 'This vault accepts no forwarded calls (it has no folder on disk).' };
     if (!verdict.ok) return unauthorized(`Unauthorized: ${verdict.message}`);
-    const { label, roots } = verdict.claims;
+    const { label, mode, roots } = verdict.claims;
     const vaultName = this.peers.location.name;
     const key = this.keys.list().find((k) => k.label === label);
     if (!key || !isLocallyUsable(key)) {
@@ -107,7 +108,8 @@ export class ForwardedCallVerifier implements CredentialVerifier {
     return (
       badRoots(key) ?? {
         ok: true,
-        caller: { key, origin: { forwardedRoots: roots } },
+        // The session runs in the stricter mode of the two keys (SessionOrigin.forwardedMode).
+        caller: { key, origin: { forwardedRoots: roots, forwardedMode: mode } },
         headers: { [RECEIPT_HEADER]: this.peers.receipt(token) },
       }
     );
