@@ -67,6 +67,10 @@ export async function sendWebResponse(
     res.end();
     return;
   }
+  // A GET's stream (MCP "Listening for Messages from the Server") may wait long for its first event: its status and
+  // headers go now, so a client waiting for them does not time out and reconnect. A POST's answer comes at once, in
+  // one write with its headers.
+  if (res.req?.method === 'GET') res.flushHeaders();
   const reader = response.body.getReader();
   const cancel = (): void => void reader.cancel().catch(() => undefined);
   res.once('close', cancel);

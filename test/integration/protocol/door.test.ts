@@ -87,6 +87,25 @@ describe('the door of the MCP server', () => {
     expect(JSON.parse(missing.body).error.message).toMatch(/initialize/);
   });
 
+  it("a GET stream's status and headers arrive before any event, so a client waiting for them does not time out (newcomer finding)", async () => {
+    const opened = await raw(booted.port, { body: INIT, headers: auth });
+    const session = { ...auth, 'Mcp-Session-Id': opened.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': '2025-06-18' };
+    await raw(booted.port, { body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers: session });
+    const head = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port: booted.port, path: '/mcp', method: 'GET', headers: { ...session, Accept: 'text/event-stream' } },
+        resolve,
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    // No event is due on this stream: before, nothing at all arrived until one was.
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toMatch(/^text\/event-stream/);
+    head.destroy();
+    // Before, the headers came with the SDK's first keep-alive, 15 s later: a liveness bound, not a measure of speed.
+  }, 10_000);
+
   it('refuses other paths and methods with a message', async () => {
     expect((await raw(booted.port, { path: '/', method: 'GET' })).status).toBe(404);
     expect((await raw(booted.port, { method: 'PUT', headers: auth, body: '{}' })).status).toBe(405);
