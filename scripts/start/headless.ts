@@ -235,7 +235,9 @@ function reviewFromStdin(target: ReviewCommandTarget & ActivityCommandTarget, en
   lines.on('line', (line) => {
     queue = queue.then(async () => {
       const answer = (await runActivityCommand(target, line)) ?? (await runReviewCommand(target, line));
-      if (answer) console.log(line.trim() === 'help' ? `${answer}\n${ACTIVITY_COMMANDS_HELP}` : answer);
+      // `help` and an unknown command's answer list the review commands; the activity ones are read here too.
+      const listsCommands = line.trim() === 'help' || answer.startsWith('Unknown command');
+      if (answer) console.log(listsCommands ? `${answer}\n${ACTIVITY_COMMANDS_HELP}` : answer);
     });
   });
   lines.on('close', () => {

@@ -196,7 +196,10 @@ export abstract class ProposalAcceptance {
   /** @throws Error when hunk `index` is no undecided hunk of `p`, naming how hunks are numbered. */
   protected assertUndecided(p: Proposal, index: number): void {
     const hunk = this.store.hunksOf(p).find((h) => h.index === index);
-    if (!hunk || p.decisions[index] !== undefined) {
+    const decided = p.decisions[index];
+    if (hunk && decided !== undefined)
+      throw new Error(`Hunk ${index} of proposal '${p.id}' is already ${decided}; "show ${p.id}" lists the ones still open.`);
+    if (!hunk) {
       throw new Error(
         `Proposal '${p.id}' has no undecided hunk ${index}; its hunks are numbered from 0 in the order they appear in the note.`,
       );

@@ -1,4 +1,4 @@
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
 import { WIDGET_WRITE_TOOL } from '../../vault/widgets/widget-store';
 import { isOpen, NOTE_GONE, staleRefusal, type LiveState } from '../proposal-state';
 import { entryRequest, ProposalAcceptance, refusedNow, staleReason, type AcceptOutcome } from './proposal-acceptance';
@@ -245,5 +245,5 @@ export class ProposalReview extends ProposalAcceptance {
 
 /** The answer for an unknown proposal id, in the terminal and the CLI alike. */
 export function noSuchProposal(id: string): string {
-  return `No proposal '${id}'; list the pending ones with "proposals" (vault-mcp:proposals in Obsidian's CLI) or the Pending changes view.`;
+  return `No proposal ${quoteInput(id)}; list the pending ones with "proposals" (vault-mcp:proposals in Obsidian's CLI) or the Pending changes view.`;
 }

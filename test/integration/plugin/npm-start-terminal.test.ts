@@ -93,7 +93,10 @@ describe('npm start: proposals and writes in the terminal', () => {
   it('says when standard input ends, answering the commands read before it, and proposals staged after it say they cannot be reviewed here', async () => {
     const run = await startOnCopy(['--allow-writes']);
     const { url, token } = await runEndpoint(run);
-    run.child.stdin!.end('proposals\n');
+    run.child.stdin!.end('bogus\nproposals\n');
+    // An unknown command lists the activity commands too, as help does (newcomer finding: they were left out).
+    expect(await run.line(/^Unknown command 'bogus'\./)).toMatch(/accept all/);
+    expect(await run.line(/^Agent activity: /)).toMatch(/revert <id>/);
     expect(await run.line(/^No pending changes\.$/)).toBe('No pending changes.');
     expect(await run.line(/^Standard input has ended/)).toMatch(/no longer read here; proposals wait in the vault's proposals\.json/);
     const client = await connect(url, token);

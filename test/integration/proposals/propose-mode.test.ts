@@ -179,6 +179,10 @@ describe('propose mode over MCP', () => {
     );
     expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toContain('  + - [ ] New task');
     expect(await runReviewCommand(env.plugin, 'accept nope')).toMatch(/No proposal 'nope'/);
+    // A huge typed id is quoted cut, as every echoed input is (it was echoed whole: 5,123 characters).
+    const long = await runReviewCommand(env.plugin, `accept ${'x'.repeat(5000)}`);
+    expect(long).toMatch(new RegExp(`^No proposal '${'x'.repeat(80)}…';`));
+    expect(long.length).toBeLessThan(300);
     expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} x`)).toMatch(/^Usage: accept <proposal id> \[hunk number\]/);
     expect(await runReviewCommand(env.plugin, 'frobnicate')).toMatch(/Unknown command 'frobnicate'/);
     expect(await runReviewCommand(env.plugin, `reject ${staged.proposal_id}`)).toMatch(/Rejected proposal .* it is now rejected/);

@@ -187,7 +187,12 @@ describe('accepting and rejecting with the note closed', () => {
     await review.accept(p.id, 1);
     expect(await disk('Inbox.md')).toBe(base.replace('Renew the library card', 'Cancel the library card'));
     expect(store.get(p.id)!.status).toBe('pending');
-    await expect(review.accept(p.id, 1)).rejects.toThrow(/no undecided hunk 1/);
+    // A decided hunk is said to be decided (it was told the hunk does not exist; newcomer finding), an unknown one to be out of range.
+    await expect(review.accept(p.id, 1)).rejects.toThrow(
+      `Hunk 1 of proposal '${p.id}' is already accepted; "show ${p.id}" lists the ones still open.`,
+    );
+    await expect(review.reject(p.id, 1)).rejects.toThrow(/is already accepted/);
+    await expect(review.accept(p.id, 7)).rejects.toThrow(/no undecided hunk 7/);
     expect((await review.reject(p.id, 0)).status).toBe('partly_accepted');
     expect(await disk('Inbox.md')).toBe(base.replace('Renew the library card', 'Cancel the library card'));
   });
