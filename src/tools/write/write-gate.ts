@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { ToolError } from '../../errors';
+import { foldPath } from '../../vault/paths/paths';
 import { normalizeKeyMode } from '../../settings/key-record';
 import { stagedResult } from '../../proposals/proposal-summary';
 import { Slicer } from '../../search/engine/slicer';
@@ -67,7 +69,32 @@ export async function submitWrite(ctx: ToolContext, request: WriteRequest): Prom
     const staged = await stage(ctx, outcome.prepared, INSTRUCTIONS_REVIEW_REASON);
     return staged.status === 'pending' ? { ...staged, reason: INSTRUCTIONS_REVIEW_REASON } : staged;
   }
-  return stage(ctx, await ctx.notes.writes.prepare(request, ctx.scope));
+  let prepared: PreparedWrite;
+  try {
+    prepared = await ctx.notes.writes.prepare(request, ctx.scope);
+  } catch (error) {
+    throw withPendingCreate(ctx, request, error);
+  }
+  return stage(ctx, prepared);
+}
+
+/**
+ * A propose key's write to a note that does not exist yet because its own proposal to create it
+ * waits for review (an agent creates a note, then appends to it): the not-found refusal names that
+ * proposal and what to do, instead of "did you mean" another note. Any other error is returned as it is.
+ * @param error what preparing `request` threw.
+ */
+function withPendingCreate(ctx: ToolContext, request: WriteRequest, error: unknown): unknown {
+  if (!(error instanceof ToolError) || error.code !== 'not_found' || request.kind === 'create' || request.kind === 'folder') return error;
+  const wanted = foldPath(request.path.replace(/\\/g, '/').replace(/^\/+/, '').replace(/\.md$/i, ''));
+  const create = ctx.proposals
+    .pending()
+    .find((p) => p.key_id === ctx.caller.id && p.kind === 'create' && foldPath(p.path.replace(/\.md$/i, '')) === wanted);
+  if (create === undefined) return error;
+  return new ToolError(
+    'not_found',
+    `Note '${create.path}' does not exist yet: your proposal ${create.id} to create it waits for the user's review; once it is accepted (proposal_status says when), this change can be made.`,
+  );
 }
 
 /**

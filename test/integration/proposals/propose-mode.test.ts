@@ -160,6 +160,14 @@ describe('propose mode over MCP', () => {
     const theirs = await call(cursor, 'append_note', { path: 'Inbox', content: 'theirs' });
     expect(((await call(client, 'proposal_status', {})).proposals as Json[]).map((p) => p.id)).toEqual([mine.proposal_id]);
     expect(await callError(client, 'proposal_status', { id: theirs.proposal_id })).toMatch(/No proposal .* from this key/);
+    // A write to a note the key's own create proposal would make names that proposal (newcomer finding: "did you
+    // mean" another note); another key's pending create is no hint for this one.
+    const created = await call(client, 'create_note', { path: 'Drafts/Seq.md', content: 'first\n' });
+    expect(await callError(client, 'append_note', { path: 'drafts/seq', content: 'x' })).toBe(
+      `Note 'Drafts/Seq.md' does not exist yet: your proposal ${created.proposal_id} to create it waits for the user's review; once it is accepted (proposal_status says when), this change can be made.`,
+    );
+    await call(cursor, 'create_note', { path: 'Drafts/Other.md', content: 'theirs\n' });
+    expect(await callError(client, 'append_note', { path: 'Drafts/Other', content: 'x' })).toMatch(/^Note 'Drafts\/Other' not found/);
     expect(
       env.plugin.proposals
         .reviewHunks('Inbox.md', await disk('Inbox.md'))
