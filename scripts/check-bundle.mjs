@@ -367,9 +367,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * variation selectors), keeping an emoji's own joiner and selector.
  * +0.1 KB: a review refusal tells a decided hunk from a missing one, and quotes an unknown id cut.
  * +0.5 KB: a propose key's write to a note its own pending proposal would create names that proposal (it was
- * "not found. Did you mean" another note).
+ * "not found. Did you mean" another note). +0.1 KB: query_notes points a `tags` property no note has at file.tags.
  */
-const BUDGET_BYTES = 906_700;
+const BUDGET_BYTES = 906_800;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -272,6 +272,9 @@ describe('query_notes tool on the demo vault', () => {
     const rooted = await queryNotesTool.handler({ query: 'WHERE loaves_baked exists' }, contextFor('Test agent', ['Projects']));
     expect(rooted.rows).toEqual([]);
     expect(rooted.note).toMatch(/^No note has the property 'loaves_baked'/);
+    // A query on a tags property no note has in its frontmatter is pointed at file.tags.
+    const tagsOnly = await queryNotesTool.handler({ query: 'WHERE tags contains x' }, contextFor('Test agent', ['Attachments']));
+    expect(tagsOnly.note).toMatch(/^No note has the property 'tags' .* For tags, file\.tags has every tag of a note, inline ones too\.$/);
     const cut = await queryNotesTool.handler({ query: 'SORT nope LIMIT 2' }, contextFor());
     expect(cut.note).toMatch(/^2 of \d+ notes shown; raise LIMIT .* No note has the property 'nope'/);
   });

@@ -54,8 +54,11 @@ export const queryNotesTool = defineTool({
     const absent = propertiesNoNoteHas(query, facts);
     if (absent.length > 0) {
       const names = absent.map(quoteInput).join(', ');
+      const tags = absent.some((name) => name.toLowerCase() === 'tags')
+        ? ' For tags, file.tags has every tag of a note, inline ones too.'
+        : '';
       remarks.push(
-        `No note has the ${absent.length === 1 ? 'property' : 'properties'} ${names} (names ignore case); check the spelling: list_notes shows each note's frontmatter.`,
+        `No note has the ${absent.length === 1 ? 'property' : 'properties'} ${names} (names ignore case); check the spelling: list_notes shows each note's frontmatter.${tags}`,
       );
     }
     if (remarks.length > 0) out.note = remarks.join(' ');
