@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { diffArrays } from 'diff';
 import { frontMatterInfo } from '../../content/text/line-endings';
-import { quoteInput, ToolError, withoutText } from '../../../errors';
+import { inputExcerpt, quoteInput, ToolError, withoutText } from '../../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
 import { lineAt, lineEndingOf } from '../edits/text-edits';
@@ -261,14 +261,15 @@ function storedOtherwise(resolved: PropertyPatch, before: Record<string, unknown
   const out: string[] = [];
   for (const [key, given] of Object.entries(resolved)) {
     if (given === null || !Array.isArray(after[key]) || isDeepStrictEqual(given, after[key])) continue;
-    const stored = JSON.stringify(after[key]);
+    // Values quoted cut, as every echoed input is (a list of a thousand aliases would be sent back whole).
+    const stored = inputExcerpt(JSON.stringify(after[key]));
+    const sent = inputExcerpt(JSON.stringify(given));
     const hashes =
       key.toLowerCase() === 'tags' && JSON.stringify(given).includes('#') ? " (a tag in properties is written without '#')" : '';
     if (Array.isArray(given)) out.push(`${quoteInput(key)} was stored as ${stored}${hashes}.`);
     else if (LIST_PROPERTIES.has(key.toLowerCase()))
-      out.push(`${quoteInput(key)} is a list in Obsidian, so ${JSON.stringify(given)} was stored as ${stored}${hashes}.`);
-    else if (Array.isArray(before[key]))
-      out.push(`${quoteInput(key)} is a list in this note, so ${JSON.stringify(given)} was stored as ${stored}.`);
+      out.push(`${quoteInput(key)} is a list in Obsidian, so ${sent} was stored as ${stored}${hashes}.`);
+    else if (Array.isArray(before[key])) out.push(`${quoteInput(key)} is a list in this note, so ${sent} was stored as ${stored}.`);
   }
   return out;
 }
