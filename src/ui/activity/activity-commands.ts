@@ -104,7 +104,8 @@ export async function runActivityCommand(target: ActivityCommandTarget, line: st
   const [command, first, ...rest] = words;
   if (command === 'activity') {
     await target.activity.refresh();
-    const from = rest.length === 1 && /^[1-9]\d{0,6}$/.test(rest[0]) ? Number(rest[0]) : rest.length ? null : 1;
+    // Any count of digits is a line: one past the entry's diff is told the range (a long one was told only the usage).
+    const from = rest.length === 1 && /^[1-9]\d*$/.test(rest[0]) ? Number(rest[0]) : rest.length ? null : 1;
     if (from === null) return 'Usage: activity [entry id [line to start from]]';
     return first === undefined ? listActivity(target.activity) : showActivity(target.activity, first, from);
   }

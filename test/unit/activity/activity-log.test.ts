@@ -453,6 +453,10 @@ describe('undo data', () => {
     const rest = ((await runActivityCommand(target, `activity ${e.id} 81`)) ?? '').split('\n');
     expect(rest.slice(1)).toEqual(Array.from({ length: 21 }, (_, i) => `  +l${79 + i}`));
     expect(await runActivityCommand(target, `activity ${e.id} 500`)).toBe(`Entry ${e.id} has 101 diff lines; give a line from 1 to 101.`);
+    // However many digits: told the range, not only the usage (newcomer finding).
+    expect(await runActivityCommand(target, `activity ${e.id} 99999999999999999999`)).toBe(
+      `Entry ${e.id} has 101 diff lines; give a line from 1 to 101.`,
+    );
   });
 
   it('a preview is capped with a line saying how many were left out', () => {
