@@ -211,6 +211,9 @@ describe('several vaults', () => {
           })
         ).body,
       ).toBeDefined();
+      // The handle's id part written longer, up to the whole registry id, names the same vault (newcomer finding).
+      for (const id of [vaultIdOf(twin.dir), vaultIdOf(twin.dir).slice(0, 10)])
+        expect((await call(client, 'read_note', { path: 'B.md', vault: `stranger~${id}` })).body).toBe('# B\n');
     } finally {
       await twin.booted.stop();
       await fsp.rm(nodePath.dirname(twin.dir), { recursive: true, force: true });
