@@ -91,12 +91,20 @@ export class VaultPeers {
     const wanted = input.trim();
     const { self, peers } = await this.handles();
     const samePath = (path: string): boolean => nodePath.isAbsolute(wanted) && foldedPath(path) === foldedPath(wanted);
-    if (wanted.toLowerCase() === self.handle.toLowerCase() || wanted === this.selfId || this.location.folderSpellings.some(samePath))
-      return { kind: 'self' };
     // A handle's id part may be written longer, up to the whole registry id (`Work~8c2482d932512e1a` for `Work~8c2482`).
     const longHandle = /^(.+)~([0-9a-f]{6,})$/i.exec(wanted);
-    const longFor = (entry: VaultEntry): boolean =>
-      longHandle !== null && longHandle[1].toLowerCase() === entry.name.toLowerCase() && entry.id.startsWith(longHandle[2].toLowerCase());
+    const longFor = (entry: { name: string; id: string | null }): boolean =>
+      longHandle !== null &&
+      entry.id !== null &&
+      longHandle[1].toLowerCase() === entry.name.toLowerCase() &&
+      entry.id.startsWith(longHandle[2].toLowerCase());
+    if (
+      wanted.toLowerCase() === self.handle.toLowerCase() ||
+      wanted === this.selfId ||
+      this.location.folderSpellings.some(samePath) ||
+      longFor({ name: self.name, id: this.selfId })
+    )
+      return { kind: 'self' };
     const peer = peers.find(
       ({ entry, handle }) => handle.toLowerCase() === wanted.toLowerCase() || entry.id === wanted || samePath(entry.path) || longFor(entry),
     );

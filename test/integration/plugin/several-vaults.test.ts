@@ -214,6 +214,8 @@ describe('several vaults', () => {
       // The handle's id part written longer, up to the whole registry id, names the same vault (newcomer finding).
       for (const id of [vaultIdOf(twin.dir), vaultIdOf(twin.dir).slice(0, 10)])
         expect((await call(client, 'read_note', { path: 'B.md', vault: `stranger~${id}` })).body).toBe('# B\n');
+      // The calling vault's own long handle runs here.
+      expect((await call(client, 'read_note', { path: 'Plans/Q1.md', vault: `Work~${vaultIdOf(work.dir)}` })).body).toContain('work plan');
     } finally {
       await twin.booted.stop();
       await fsp.rm(nodePath.dirname(twin.dir), { recursive: true, force: true });
