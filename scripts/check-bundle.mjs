@@ -368,9 +368,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.1 KB: a review refusal tells a decided hunk from a missing one, and quotes an unknown id cut.
  * +0.5 KB: a propose key's write to a note its own pending proposal would create names that proposal (it was
  * "not found. Did you mean" another note). +0.1 KB: query_notes points a `tags` property no note has at file.tags.
- * +0.1 KB: a vault handle's id part may be written longer, up to the whole registry id.
+ * +0.1 KB: a vault handle's id part may be written longer, up to the whole registry id. +0.1 KB: one list-with-more
+ * helper (errors.ts listWithMore) and one typed-note-path match (paths.ts namesNotePath), each shared by two places.
  */
-const BUDGET_BYTES = 907_000;
+const BUDGET_BYTES = 907_100;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

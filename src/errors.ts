@@ -86,6 +86,18 @@ export class ToolError extends Error {
   }
 }
 
+/**
+ * The first `most` of `items` joined with `separator`, then `… and N more` (`… and N more problems` with a `noun`)
+ * for the rest, so a message about a wide input stays short.
+ * @param items texts already quoted or cut as the message needs. @param most how many are written out (at least 1).
+ * @returns the joined text; all of `items` when they are at most `most`.
+ */
+export function listWithMore(items: readonly string[], most: number, separator = ', ', noun = ''): string {
+  if (items.length <= most) return items.join(separator);
+  const more = (items.length - most).toLocaleString('en-US');
+  return `${items.slice(0, most).join(separator)}${separator}… and ${more} more${noun === '' ? '' : ` ${noun}`}`;
+}
+
 /** Most chars of a caller's input quoted back in an error message. */
 export const MAX_ECHO_CHARS = 80;
 

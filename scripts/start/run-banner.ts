@@ -6,7 +6,7 @@ import type { VaultMcpSettings } from '../../src/settings/settings';
 import { clientSnippets } from '../../src/ui/settings/client-snippets';
 import { REVIEW_COMMANDS_HELP } from '../../src/ui/review/review-commands';
 import { visibleText } from '../../src/diff/visible-text';
-import { inputExcerpt } from '../../src/errors';
+import { inputExcerpt, listWithMore } from '../../src/errors';
 import { ACTIVITY_COMMANDS_HELP } from '../../src/ui/activity/activity-commands';
 import { enabledTools, toolsForKey } from '../../src/tools/registry';
 import type { RunOptions } from './run-options';
@@ -40,23 +40,11 @@ function rootsWord(label: string, roots: readonly string[], run: RunDetails): st
   const shown = roots.map(
     (root) => `${inputExcerpt(formatRootList([root]))}${run.readable?.(label, root) === false ? ' (no note readable there)' : ''}`,
   );
-  return `, roots ${shownList(shown)}`;
+  return `, roots ${listWithMore(shown, MOST_LISTED)}`;
 }
 
-/** Most items a start line lists ({@link shownList}). */
+/** Most items a start line lists (errors.ts listWithMore); each is cut at 80 characters first. */
 const MOST_LISTED = 20;
-
-/**
- * A start line's list of folders, roots or links: at most {@link MOST_LISTED} items, then how many
- * more there are. A settings file may list 100,000 folders: the line stays readable. (Each item's
- * name is cut by its caller, errors.ts inputExcerpt, before any words are added to it.)
- * @returns the items joined by `, `, e.g. `A, B, … and 99,998 more`.
- */
-function shownList(items: readonly string[]): string {
-  const shown = items.slice(0, MOST_LISTED);
-  const more = items.length - shown.length;
-  return more > 0 ? `${shown.join(', ')}, … and ${more.toLocaleString('en-US')} more` : shown.join(', ');
-}
 
 /**
  * The lines `npm start` prints once the server listens. The first,
@@ -91,14 +79,14 @@ export function startupLines(options: RunOptions, url: string, token: string, va
     const folder = inputExcerpt(q.folder.trim() === q.folder ? q.folder : JSON.stringify(q.folder));
     return q.exists ? folder : `${folder} (no such folder yet)`;
   });
-  if (shown.length) lines.push(`Quarantined: ${shownList(shown)} (besides the config folder, dot-folders and _private)`);
+  if (shown.length) lines.push(`Quarantined: ${listWithMore(shown, MOST_LISTED)} (besides the config folder, dot-folders and _private)`);
   // A trusted link that is not there, or is no link, trusts nothing: said, so a typo shows.
   const trusted = (run.trustedLinks ?? []).map(({ link, state }) => {
     const name = inputExcerpt(link.trim() === link ? link : JSON.stringify(link));
     if (state === 'missing') return `${name} (no such link yet)`;
     return state === 'not-a-link' ? `${name} (not a symbolic link: trusts nothing)` : name;
   });
-  if (trusted.length) lines.push(`Trusted links out of the vault: ${shownList(trusted)}`);
+  if (trusted.length) lines.push(`Trusted links out of the vault: ${listWithMore(trusted, MOST_LISTED)}`);
   lines.push(semanticLine(settings.ai));
   for (const snippet of clientSnippets(url, token)) {
     lines.push(`${snippet.title}: ${snippet.where}`, ...snippet.text.split('\n').map((line) => `  ${line}`));

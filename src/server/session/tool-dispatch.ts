@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ProtocolErrorCode as ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
-import { inputExcerpt, ToolError } from '../../errors';
+import { inputExcerpt, listWithMore, ToolError } from '../../errors';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
 import { ALL_TOOLS } from '../../tools/registry';
 import { loneSurrogateAt } from '../../vault/content/text/lone-surrogates';
@@ -169,22 +169,19 @@ function describeIssues(error: z.ZodError, shape: Readonly<Record<string, unknow
       : issue.code === 'invalid_type' && isMissingValueIssue(issue)
         ? `is required (${typeWithArticle(issue.expected)})`
         : issue.code === 'unrecognized_keys'
-          ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${shownList(issue.keys.map((key) => `"${inputExcerpt(key)}"`))}`
+          ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${listWithMore(
+              issue.keys.map((key) => `"${inputExcerpt(key)}"`),
+              SHOWN_ITEMS,
+            )}`
           : issue.message;
     const line = `${path}: ${message}`;
     if (!lines.includes(line)) lines.push(line);
   }
-  return shownList(lines, '; ', 'problems');
+  return listWithMore(lines, SHOWN_ITEMS, '; ', 'problems');
 }
 
 /** Most items of a list a refusal names (unknown keys, problems): the rest are counted, so a wide input gets a short message. */
 const SHOWN_ITEMS = 10;
-
-/** The first {@link SHOWN_ITEMS} of `items` joined with `separator`, then `… and N more` (`… and N more problems`) for the rest. */
-function shownList(items: readonly string[], separator = ', ', noun = ''): string {
-  if (items.length <= SHOWN_ITEMS) return items.join(separator);
-  return `${items.slice(0, SHOWN_ITEMS).join(separator)}${separator}… and ${items.length - SHOWN_ITEMS} more${noun === '' ? '' : ` ${noun}`}`;
-}
 
 /**
  * Deepest nesting of objects and arrays accepted in tool arguments. Tools take flat arguments

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ToolError } from '../../errors';
-import { foldPath } from '../../vault/paths/paths';
+import { namesNotePath } from '../../vault/paths/paths';
 import { normalizeKeyMode } from '../../settings/key-record';
 import { stagedResult } from '../../proposals/proposal-summary';
 import { Slicer } from '../../search/engine/slicer';
@@ -86,10 +86,9 @@ export async function submitWrite(ctx: ToolContext, request: WriteRequest): Prom
  */
 function withPendingCreate(ctx: ToolContext, request: WriteRequest, error: unknown): unknown {
   if (!(error instanceof ToolError) || error.code !== 'not_found' || request.kind === 'create' || request.kind === 'folder') return error;
-  const wanted = foldPath(request.path.replace(/\\/g, '/').replace(/^\/+/, '').replace(/\.md$/i, ''));
   const create = ctx.proposals
     .pending()
-    .find((p) => p.key_id === ctx.caller.id && p.kind === 'create' && foldPath(p.path.replace(/\.md$/i, '')) === wanted);
+    .find((p) => p.key_id === ctx.caller.id && p.kind === 'create' && namesNotePath(p.path, request.path));
   if (create === undefined) return error;
   return new ToolError(
     'not_found',

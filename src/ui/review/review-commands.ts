@@ -6,7 +6,7 @@ import { proposalSummary } from '../../proposals/proposal-summary';
 import type { Hunk } from '../../diff/types';
 import type { Proposal } from '../../proposals/types';
 import { visibleText, visiblePieces } from '../../diff/visible-text';
-import { foldPath } from '../../vault/paths/paths';
+import { namesNotePath } from '../../vault/paths/paths';
 import { trailingArgument } from '../command-words';
 
 /**
@@ -207,7 +207,7 @@ async function decideAll(
   if (by !== undefined && (!['note', 'key'].includes(by) || value === '')) return `Usage: ${verdict} all [note <path> | key <label>]`;
   const chosen = target.proposals
     .pending()
-    .filter((p) => by === undefined || (by === 'key' ? p.key_label === value : samePath(p.path, value)));
+    .filter((p) => by === undefined || (by === 'key' ? p.key_label === value : namesNotePath(p.path, value)));
   if (chosen.length === 0)
     return by === undefined
       ? 'No pending changes.'
@@ -222,17 +222,6 @@ async function decideAll(
     ...answers,
     `${verdict === 'accept' ? 'Accept' : 'Reject'} all: ${chosen.length} proposal${chosen.length === 1 ? '' : 's'}${which}, each line above says what happened.`,
   ].join('\n');
-}
-
-/**
- * True when a proposal's vault path is the note a user typed (`.md` optional, case and Unicode
- * form ignored as every path lookup ignores them: foldPath). A
- * name typed with `.md` is that note only: `note T/Y.md` never takes `T/Y.md.md`.
- */
-function samePath(path: string, typed: string): boolean {
-  const wanted = foldPath(typed.replace(/\\/g, '/').replace(/^\/+/, ''));
-  const have = foldPath(path);
-  return have === wanted || (!wanted.endsWith('.md') && have === `${wanted}.md`);
 }
 
 /** The commands the headless runner reads on standard input. */

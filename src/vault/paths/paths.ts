@@ -192,6 +192,17 @@ export function foldPath(path: string): string {
 }
 
 /**
+ * True when the vault path `path` is the note a person or agent typed as `typed` (`.md` optional, a
+ * leading slash and backslashes allowed, case and Unicode form ignored as every path lookup ignores
+ * them: {@link foldPath}). A name typed with `.md` is that note only: `T/Y.md` never takes `T/Y.md.md`.
+ */
+export function namesNotePath(path: string, typed: string): boolean {
+  const wanted = foldPath(typed.replace(/\\/g, '/').replace(/^\/+/, ''));
+  const have = foldPath(path);
+  return have === wanted || (!wanted.endsWith('.md') && have === `${wanted}.md`);
+}
+
+/**
  * Per BMP code unit, whether it is its own fold: 0 not known yet, 1 yes, 2 no (64 KiB, filled as
  * characters are met, so the check of a path's characters is one array read each).
  */
