@@ -28,6 +28,7 @@
  * metrics, tables, fusion tuning and model server, vector-scale).
  */
 import * as nodePath from 'node:path';
+import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { provideObsidianModule } from '../obsidian-module';
 import { benchHelpVault, NORMAL, QUICK } from './help-vault';
@@ -49,6 +50,8 @@ async function main(argv: string[]): Promise<void> {
   provideObsidianModule();
   const Plugin = (require(nodePath.resolve(__dirname, '../main.js')) as { default: PluginClass }).default;
   const log = (line: string): void => console.log(line);
+  // Timing figures are read against the runtime: V8's tiers differ between Node lines (docs/performance.md, "The first pass on Node 22").
+  log(`Node ${process.version} (V8 ${process.versions.v8}), ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)} at the start`);
   const help = quick ? QUICK : NORMAL;
   if (parts.includes('onload')) await benchOnload(nodePath.resolve(__dirname, '../main.js'), HELP_VAULT, quick ? 3 : 10, log);
   if (parts.includes('help')) await benchHelpVault(Plugin, HELP_VAULT, { ...help, peer: withPeer ? help.peer : null }, log);
