@@ -370,8 +370,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * "not found. Did you mean" another note). +0.1 KB: query_notes points a `tags` property no note has at file.tags.
  * +0.1 KB: a vault handle's id part may be written longer, up to the whole registry id. +0.1 KB: one list-with-more
  * helper (errors.ts listWithMore) and one typed-note-path match (paths.ts namesNotePath), each shared by two places.
+ * +0.4 KB: query_notes reads an invisible character outside quotes as a space, as search does (a bidi override
+ * before WHERE blamed `status`), and its `near` writes out what draws as nothing.
  */
-const BUDGET_BYTES = 907_100;
+const BUDGET_BYTES = 907_200;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

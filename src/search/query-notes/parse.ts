@@ -1,4 +1,5 @@
 import { quoteInput } from '../../errors';
+import { INVISIBLE_CHARACTER } from '../query/parser/query-parser';
 
 /**
  * The `query_notes` language (docs/architecture.md#tool-contract, query_notes): a small base-style query over
@@ -134,14 +135,22 @@ export function parseNotesQuery(source: string): NotesQuery {
   return new Parser(source, tokenize(source)).parse();
 }
 
-/** Splits the query into words, quoted strings, operator symbols, parentheses and commas. */
+/** A word: up to whitespace, an invisible character (INVISIBLE_CHARACTER), a quote, an operator symbol, a parenthesis or a comma. */
+const WORD = new RegExp(`^(?:(?!${INVISIBLE_CHARACTER.source})[^\\s(),"'<>=!])+`, 'u');
+
+/**
+ * Splits the query into words, quoted strings, operator symbols, parentheses and commas. An
+ * invisible character outside quotes (a control, a zero-width space, a bidi override: search's
+ * INVISIBLE_CHARACTER) separates as a space does, as search reads it; a position still counts it.
+ */
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < source.length) {
     const ch = source[i];
-    if (/\s/.test(ch)) {
-      i++;
+    const point = String.fromCodePoint(source.codePointAt(i) as number);
+    if (/\s/.test(ch) || INVISIBLE_CHARACTER.test(point)) {
+      i += point.length;
     } else if (ch === '"' || ch === "'") {
       let text = '';
       let j = i + 1;
@@ -160,7 +169,7 @@ function tokenize(source: string): Token[] {
       tokens.push({ kind: 'symbol', text: m[0], at: i });
       i += m[0].length;
     } else {
-      const m = /^[^\s(),"'<>=!]+/.exec(source.slice(i)) as RegExpExecArray;
+      const m = WORD.exec(source.slice(i)) as RegExpExecArray;
       tokens.push({ kind: 'word', text: m[0], at: i });
       i += m[0].length;
     }

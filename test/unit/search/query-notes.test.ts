@@ -97,6 +97,20 @@ describe('query_notes: parsing', () => {
     expect(syntaxError('WHERE LIMIT 5')).toMatchObject({ position: 7 });
   });
 
+  it('an invisible character outside quotes separates as a space, as search reads it (a bidi override before WHERE blamed `status`)', () => {
+    // The newcomer's input: U+202E (right-to-left override) before WHERE made `\u202eWHERE` one word, and the error pointed at `status`.
+    expect(parseNotesQuery('\u202eWHERE status is active')).toEqual(parseNotesQuery('WHERE status is active'));
+    expect(parseNotesQuery('status\u200bis\u0000active').where).toEqual(parseNotesQuery('status is active').where);
+    // A tag character (two UTF-16 units) is one separator; positions after it still count the query's own units.
+    expect(parseNotesQuery('status is active\u{E0041}AND due exists').where).toEqual(
+      parseNotesQuery('status is active AND due exists').where,
+    );
+    expect(syntaxError('\u200b\u200bstatus equals x')).toMatchObject({ position: 10 });
+    // Joiners stay inside a word (an emoji, a Persian word), and quoted text is kept as written.
+    expect(parseNotesQuery('mood is 👩\u200d💻').where).toMatchObject({ value: '👩\u200d💻' });
+    expect(parseNotesQuery('status is "a\u200bb"').where).toMatchObject({ value: 'a\u200bb' });
+  });
+
   it("SQL's `*` is refused where a field goes, naming what to write (it was read as a property named `*`: a column of nulls)", () => {
     expect(syntaxError('SELECT * LIMIT 1')).toMatchObject({
       position: 8,
@@ -254,6 +268,11 @@ describe('query_notes tool on the demo vault', () => {
       position: 14,
       near: 'equals "active"',
     });
+  });
+
+  it('the text at an error position writes out what is drawn as nothing (U+202E inside quotes shows as <U+202E>)', async () => {
+    const out = await queryNotesTool.handler({ query: 'WHERE status equals "\u202eactive"' }, contextFor());
+    expect(out).toEqual({ error: expect.stringMatching(/'equals' is not an operator/), position: 14, near: 'equals "<U+202E>active"' });
   });
 
   it('names the properties of the query that no readable note has (a misspelt SORT sorted nothing, unsaid)', async () => {

@@ -54,8 +54,10 @@ export function parseQuery(input: string): QueryNode {
  * space U+200B, word joiner, BOM, soft hyphen, bidi marks) and lone surrogates. The tokenizer
  * never makes them part of a term (a word is letters, digits and marks), so an unquoted
  * `weekly\u200breview` is two words; the zero-width (non-)joiners are kept here and read by {@link LOOSE_JOINER}.
+ * One character (query_notes' tokenizer reads it as a space too, outside quotes).
  */
-const INVISIBLE = /(?![\t\n\v\f\r\u200c\u200d])[\p{Cc}\p{Cf}\p{Cs}]/gu;
+export const INVISIBLE_CHARACTER = /(?![\t\n\v\f\r\u200c\u200d])[\p{Cc}\p{Cf}\p{Cs}]/u;
+const INVISIBLE = new RegExp(INVISIBLE_CHARACTER.source, 'gu');
 /** A zero-width joiner or non-joiner not between two visible characters: it joins nothing (inside `👩‍💻` or a Persian word it spells the text). */
 const LOOSE_JOINER = /(?<!\S)[\u200c\u200d]|[\u200c\u200d](?!\S)/gu;
 

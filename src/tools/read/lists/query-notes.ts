@@ -5,14 +5,18 @@ import { parseNotesQuery, QuerySyntaxError, type NotesQuery } from '../../../sea
 import type { NoteStore } from '../../../vault/note-store';
 import type { AccessScope } from '../../../vault/access/access';
 import { clusterPrefix, clusterStart } from '../../../vault/content/text/graphemes';
+import { visibleText } from '../../../diff/visible-text';
 import { defineTool } from '../../tool';
 
 /** Chars of the query shown after an error position, so the agent sees what was found there (cut between whole characters, see clusterPrefix). */
 const NEAR_CHARS = 24;
 
-/** Up to {@link NEAR_CHARS} chars of `query` from 1-based `position`, started and cut between grapheme clusters. */
+/**
+ * Up to {@link NEAR_CHARS} chars of `query` from 1-based `position`, started and cut between grapheme clusters, with
+ * any character drawn as nothing or acted on written out (visibleText: `<U+202E>`), so the agent sees what is there.
+ */
 function nearPosition(query: string, position: number): string {
-  return clusterPrefix(query.slice(clusterStart(query, Math.max(0, position - 1))), NEAR_CHARS);
+  return visibleText(clusterPrefix(query.slice(clusterStart(query, Math.max(0, position - 1))), NEAR_CHARS));
 }
 
 /**
