@@ -372,8 +372,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * helper (errors.ts listWithMore) and one typed-note-path match (paths.ts namesNotePath), each shared by two places.
  * +0.4 KB: query_notes reads an invisible character outside quotes as a space, as search does (a bidi override
  * before WHERE blamed `status`), and its `near` writes out what draws as nothing.
+ * +0.1 KB: `show <id> <line>` on a proposal with no lines past its first says so (it said "from 1 to 0").
  */
-const BUDGET_BYTES = 907_200;
+const BUDGET_BYTES = 907_300;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -96,7 +96,9 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
     headerOf.unshift(undefined);
   }
   if (fromLine > Math.max(lines.length, 1))
-    return `Proposal ${id} shows ${lines.length} line${lines.length === 1 ? '' : 's'}; give a line from 1 to ${lines.length}.`;
+    return lines.length === 0
+      ? `Proposal ${id} shows no lines past its first one; \`show ${id}\` shows it whole.`
+      : `Proposal ${id} shows ${lines.length} line${lines.length === 1 ? '' : 's'}; give a line from 1 to ${lines.length}.`;
   const page = lines.slice(fromLine - 1, fromLine - 1 + SHOW_MAX_LINES);
   const rest = lines.length - (fromLine - 1) - page.length;
   const more = rest > 0 ? [`  … ${rest} more line${rest === 1 ? '' : 's'}: show ${id} ${fromLine + page.length}`] : [];

@@ -205,6 +205,15 @@ describe('terminal review commands', () => {
     expect(await run(`show ${staged.proposal_id} 0`)).toBe('Usage: show <proposal id> [line to start from]');
   });
 
+  test('show of an accepted move at a line past it says it shows no lines past its first (it said "give a line from 1 to 0")', async () => {
+    const staged = await call(client, 'move_note', { path: 'B', to: 'Sub/B moved' });
+    expect(await run(`accept ${staged.proposal_id}`)).toMatch(/^Accepted/);
+    expect(await run(`show ${staged.proposal_id}`)).toMatch(new RegExp(`^${staged.proposal_id}`));
+    expect(await run(`show ${staged.proposal_id} 99999`)).toBe(
+      `Proposal ${staged.proposal_id} shows no lines past its first one; \`show ${staged.proposal_id}\` shows it whole.`,
+    );
+  });
+
   test('a later page of show that starts inside a hunk repeats its header, marked continued, so its number is on the page', async () => {
     const lines = Array.from({ length: 400 }, (_, i) => `line ${i}`);
     await fsp.writeFile(nodePath.join(dir, 'Long.md'), lines.join('\n') + '\n');
