@@ -373,8 +373,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.4 KB: query_notes reads an invisible character outside quotes as a space, as search does (a bidi override
  * before WHERE blamed `status`), and its `near` writes out what draws as nothing.
  * +0.1 KB: `show <id> <line>` on a proposal with no lines past its first says so (it said "from 1 to 0").
+ * +0.5 KB: a revert refused for a note not found names a later logged move of it (or of a folder above it) and
+ * where the note is now (it guessed: gone, private or out of reach).
  */
-const BUDGET_BYTES = 907_300;
+const BUDGET_BYTES = 907_850;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -139,7 +139,9 @@ export class ActivityRevert {
       return { id, reverted: true, message: revertedSentence(entry, done, by, by ? this.log.get(by)?.linkers : undefined) };
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      return { id, reverted: false, message: `${id} was not reverted: ${refusal(err, entry)}${nextStep(err, entry)}` };
+      const movedBy = err.code === 'not_found' ? laterMoveOf(this.log, entry) : undefined;
+      const next = movedBy ? movedSince(entry, movedBy) : nextStep(err, entry);
+      return { id, reverted: false, message: `${id} was not reverted: ${refusal(err, entry)}${next}` };
     }
   }
 
@@ -397,6 +399,36 @@ function revertedSentence(entry: ActivityEntry, done: UndoDone, by: string | und
 function redonePartly(entry: ActivityEntry, redone: string, left: number): string {
   const s = left === 1;
   return `${redone} is made again in ${entry.path} where ${entry.id} undid it; ${s ? 'the change' : `the ${left} changes`} of ${redone} it left as ${s ? 'it was stays' : 'they were stay'} as the note has ${s ? 'it' : 'them'}`;
+}
+
+/**
+ * The first move logged after `entry` (and not reverted) that took its path away: a move of that
+ * note, or of a folder above it. Only the log's own moves are known; one made in Obsidian is not.
+ * @returns that move's entry, or undefined when the log holds none
+ */
+function laterMoveOf(log: ActivityLog, entry: ActivityEntry): ActivityEntry | undefined {
+  const newestFirst = log.all();
+  const since = newestFirst
+    .slice(
+      0,
+      newestFirst.findIndex((e) => e.id === entry.id),
+    )
+    .reverse();
+  return since.find(
+    (e) =>
+      e.kind === 'move' && e.from !== undefined && !log.isReverted(e) && (entry.path === e.from || entry.path.startsWith(`${e.from}/`)),
+  );
+}
+
+/**
+ * The next step after a revert refused because its note is not found, when the log shows a later
+ * move took it away ({@link laterMoveOf}): where the note went, and to revert that move first.
+ */
+function movedSince(entry: ActivityEntry, move: ActivityEntry): string {
+  const from = move.from ?? '';
+  const now = `${move.path}${entry.path.slice(from.length)}`;
+  const what = move.folder ? `the folder '${from}' to '${move.path}'` : `it to '${move.path}'`;
+  return ` The log shows ${move.id} moved ${what}, so the note is at '${now}' if nothing moved it since: revert ${move.id} first, then this one.`;
 }
 
 /**

@@ -868,6 +868,32 @@ describe('agent activity log', () => {
     expect(await read('Agent note.md')).toBe('agent\nuser line\n');
   });
 
+  it('a revert refused because a later logged move took the note away names that move and where the note is (newcomer finding)', async () => {
+    await call(env.client, 'create_note', { path: 'Sub/Target.md', content: 'one\n' });
+    await call(env.client, 'append_note', { path: 'Sub/Target.md', content: 'two' });
+    const edit = newest();
+    await call(env.client, 'move_note', { path: 'Sub', to: 'Sub2' });
+    const folderMove = newest();
+    expect(folderMove).toMatchObject({ kind: 'move', folder: true, from: 'Sub', path: 'Sub2' });
+    expect((await revert(edit.id)).message).toBe(
+      `${edit.id} was not reverted: 'Sub/Target.md' is gone, private now, or out of "Claude Code"'s reach. The log shows ${folderMove.id} moved the folder 'Sub' to 'Sub2', so the note is at 'Sub2/Target.md' if nothing moved it since: revert ${folderMove.id} first, then this one.`,
+    );
+    // Reverting the folder move brings the note back, and the edit reverts.
+    expect((await revert(folderMove.id)).message).toMatch(/^Reverted /);
+    expect((await revert(edit.id)).message).toMatch(/^Reverted /);
+    expect(await read('Sub/Target.md')).toBe('one\n');
+    // A note's own later move is named the same way.
+    await call(env.client, 'append_note', { path: 'Sub/Target.md', content: 'three' });
+    const second = newest();
+    await call(env.client, 'move_note', { path: 'Sub/Target.md', to: 'Elsewhere.md' });
+    const noteMove = newest();
+    expect((await revert(second.id)).message).toMatch(
+      new RegExp(
+        `The log shows ${noteMove.id} moved it to 'Elsewhere\\.md', so the note is at 'Elsewhere\\.md' if nothing moved it since: revert ${noteMove.id} first`,
+      ),
+    );
+  });
+
   it('a refused revert says what to do next; a revert of a created note says it went to the trash', async () => {
     await call(env.client, 'create_note', { path: 'Made.md', content: 'made\n' });
     const made = newest();
