@@ -408,12 +408,9 @@ function redonePartly(entry: ActivityEntry, redone: string, left: number): strin
  */
 function laterMoveOf(log: ActivityLog, entry: ActivityEntry): ActivityEntry | undefined {
   const newestFirst = log.all();
-  const since = newestFirst
-    .slice(
-      0,
-      newestFirst.findIndex((e) => e.id === entry.id),
-    )
-    .reverse();
+  const at = newestFirst.findIndex((e) => e.id === entry.id);
+  if (at < 0) return undefined;
+  const since = newestFirst.slice(0, at).reverse();
   return since.find(
     (e) =>
       e.kind === 'move' && e.from !== undefined && !log.isReverted(e) && (entry.path === e.from || entry.path.startsWith(`${e.from}/`)),
