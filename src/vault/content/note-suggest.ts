@@ -7,11 +7,10 @@ export const MAX_SUGGESTIONS = 5;
 
 /**
  * How close a name must be to be suggested: the edits it takes to find what was asked for in a
- * name, alias or path, as a share of its length (0 = found as it is, 1 = anything). A third lets
- * a typo or two through (2 in 6 characters, 4 in 13), not a name sharing only a word: Fuse.js's
- * 0.4, used before, suggested `Sourdough handbook` (alias `Bread notes`, 5 edits) for `Therapy notes`.
+ * name, alias or path, as a share of its length (0 = found as it is, 1 = anything). 0.4 lets a
+ * typo or two and a missing word through, not unrelated names.
  */
-const THRESHOLD = 1 / 3;
+const THRESHOLD = 0.4;
 
 /** A field's weight in a candidate's score: the file name counts most, then aliases, then the path. */
 const WEIGHTS = { name: 2, alias: 1.5, stem: 1 } as const;
@@ -43,31 +42,21 @@ function fieldScore(wanted: string, value: string): number | null {
  * (see {@link substringEditDistance}); a note's score multiplies, over its matching fields,
  * `share ^ (weight × fieldNorm)` (weights normalized to sum to 1; an exact field counts as
  * `Number.EPSILON`), lowest first, ties in vault order. This is Fuse.js's scoring with
- * `ignoreLocation` (which this replaced to keep main.js within its budget), with a threshold of a third, not 0.4.
+ * `ignoreLocation` and threshold 0.4, which this replaced to keep main.js within its budget.
  * A name written as a wikilink's inside without its brackets (`Home#Intro`, `Home^block`,
  * `Home|shown text`: Obsidian's link syntax, help.obsidian.md/links) is also matched by the part
  * before its `#`, `^` or `|`, and those notes come first: the agent named a heading, block or
  * display text of that note.
- * @param input the path, name or wikilink the agent gave (`.md`, typed twice too, and `[[…]]` ignored)
+ * @param input the path, name or wikilink the agent gave (`.md` and `[[…]]` ignored)
  * @param notes the notes the caller may read (never pass unreadable ones: a suggestion would
  *   reveal them)
  * @param aliasesOf the note's frontmatter aliases
  * @returns up to {@link MAX_SUGGESTIONS} vault paths, closest first; empty when nothing is close
  */
 export function similarNotePaths(input: string, notes: readonly TFile[], aliasesOf: (file: TFile) => string[]): string[] {
-  const whole = unwrapWikilink(input)
-    .trim()
-    .replace(/(?:\.md)+$/i, '')
-    .normalize('NFC')
-    .toLowerCase();
+  const whole = unwrapWikilink(input).trim().replace(/\.md$/i, '').normalize('NFC').toLowerCase();
   const cut = whole.search(/[#^|]/);
-  const head =
-    cut > 0
-      ? whole
-          .slice(0, cut)
-          .trim()
-          .replace(/(?:\.md)+$/i, '')
-      : '';
+  const head = cut > 0 ? whole.slice(0, cut).trim().replace(/\.md$/i, '') : '';
   const found = [...(head === '' ? [] : closeNotes(head, notes, aliasesOf)), ...closeNotes(whole, notes, aliasesOf)];
   return [...new Set(found)].slice(0, MAX_SUGGESTIONS);
 }
