@@ -8,47 +8,19 @@
 //     requires, run at its own wire: REQUIREMENT_SETS below); scenarios still expected to fail are
 //     listed in test/conformance-baseline.yml.
 // The suite needs Node 22 (it calls fs.globSync, which Node 20 lacks): the running Node when it is 22 or newer, else the npm package
-// node-<platform>-<arch>@22 installed on demand into build/node22/ (not a devDependency: its
-// `node` binary would shadow the system Node in every npm script). The suite sends no
+// node-<platform>-<arch>@22 installed on demand into build/node22/ (scripts/node22.mjs). The suite sends no
 // Authorization header, so it talks to a test-only loopback proxy that adds the run's bearer token.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
+import { node22Binary } from './node22.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const node22 = nodeForSuite();
+const node22 = node22Binary('conformance: the suite');
 const suite = path.join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const token = `conf_${randomBytes(24).toString('base64url')}`;
-
-/**
- * A Node 22+ binary for the suite: this process's when new enough, else one installed with npm
- * into build/node22/ (kept between runs). Exits with a message when none can be had.
- * @returns the path of the node executable
- */
-function nodeForSuite() {
-  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
-  const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
-  const platform = process.platform === 'win32' ? 'win' : process.platform;
-  const pkg = `node-${platform}-${arch}`;
-  const prefix = path.join(root, 'build', 'node22');
-  const binary = path.join(prefix, 'node_modules', pkg, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-  if (!existsSync(binary)) {
-    console.log(`conformance: the suite needs Node 22; installing ${pkg}@22 into build/node22/ (once)`);
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const install = spawnSync(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `${pkg}@22`], {
-      cwd: root,
-      stdio: 'inherit',
-    });
-    if (install.status !== 0 || !existsSync(binary)) {
-      console.error(`conformance: could not install ${pkg}@22 from npm; run the suite with Node 22 (node scripts/conformance.mjs).`);
-      process.exit(1);
-    }
-  }
-  return binary;
-}
 
 /** The protocol revisions whose requirement sets must pass: the session era's newest and 2026-07-28. */
 const REQUIREMENT_SETS = ['2025-11-25', '2026-07-28'];
