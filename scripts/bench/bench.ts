@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
   provideObsidianModule();
   const Plugin = (require(nodePath.resolve(__dirname, '../main.js')) as { default: PluginClass }).default;
   const log = (line: string): void => console.log(line);
-  // Timing figures are read against the runtime: V8's tiers differ between Node lines (docs/performance.md, "The first pass on Node 22").
+  // Timing figures are read against the runtime: V8's tiers differ between Node lines (docs/performance.md, "The 100k table and issue 20's targets").
   log(`Node ${process.version} (V8 ${process.versions.v8}), ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)} at the start`);
   const help = quick ? QUICK : NORMAL;
   if (parts.includes('onload')) await benchOnload(nodePath.resolve(__dirname, '../main.js'), HELP_VAULT, quick ? 3 : 10, log);
