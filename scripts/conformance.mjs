@@ -8,17 +8,17 @@
 //     requires, run at its own wire: REQUIREMENT_SETS below); scenarios still expected to fail are
 //     listed in test/conformance-baseline.yml.
 // The suite needs Node 22 (it calls fs.globSync, which Node 20 lacks): the running Node when it is 22 or newer, else the npm package
-// node-<platform>-<arch>@22 installed on demand into build/node22/ (scripts/node22.mjs). The suite sends no
+// node-<platform>-<arch>@22 installed on demand into build/node22/ (scripts/node-release.mjs). The suite sends no
 // Authorization header, so it talks to a test-only loopback proxy that adds the run's bearer token.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { node22Binary } from './node22.mjs';
+import { nodeBinary } from './node-release.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const node22 = node22Binary('conformance: the suite');
+const node22 = nodeBinary(22, 'conformance: the suite', { orNewer: true });
 const suite = path.join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const token = `conf_${randomBytes(24).toString('base64url')}`;
 

@@ -11,8 +11,8 @@
  *                    PowerShell vault alone (14k) and in 7 copies (≈ 99k real notes); each row in
  *                    its own process (build/scaling-row.cjs), then issue 20's targets, met or not
  *   --rows a,b       only these kinds of scaling row: generated, powershell (14k), powershell-x7
- *   --node22         run on Node 22 (V8 with Maglev, as Electron's), installed on demand into build/node22/
- *                    when this Node is older (scripts/bench.mjs); the first line names the runtime
+ *   --node <major>   run on that Node release line (e.g. 24: a V8 closer to Electron's), installed on demand
+ *                    into build/node<major>/ unless this Node is of it (scripts/bench.mjs); the first line names the runtime
  *   --no-peer        skip the peer (no npm install)
  *   --no-model       skip the npm word-vector model in the semantic part (no npm install)
  *   --tune-fusion    also run the hybrid fusion grid search in the semantic part
