@@ -27,7 +27,8 @@ export async function bundle(entry) {
       // jsonc-parser's `main` is a UMD build that requires its parts at run time, which a bundle cannot resolve: its ES build.
       'jsonc-parser': path.join(root, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js'),
     },
-    external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
+    // playwright-core (the browser tests' Chromium driver, which a profiler launches too) is loaded from node_modules as it is.
+    external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'playwright-core'],
   });
   return outfile;
 }

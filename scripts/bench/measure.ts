@@ -1,29 +1,13 @@
 /**
- * Small measuring helpers shared by the bench modules: percentiles of millisecond samples,
- * timed repetitions and the V8 heap after a full GC.
+ * Small measuring helpers shared by the bench modules: percentiles of millisecond samples
+ * (percentiles.ts, which needs no Node builtin, so a page can use it too), timed repetitions and
+ * the V8 heap after a full GC.
  */
 import { performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 
-/** Percentiles of a set of samples (same unit as the samples, ms in this bench). */
-export interface Percentiles {
-  p50: number;
-  p95: number;
-  p99: number;
-  count: number;
-}
-
-/**
- * Nearest-rank percentiles (p50, p95, p99) of `samples`.
- * @throws Error when `samples` is empty (a bench row with no sample is a bug in the bench).
- */
-export function percentiles(samples: number[]): Percentiles {
-  if (samples.length === 0) throw new Error('percentiles: no samples (the measured loop never ran)');
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), count: sorted.length };
-}
+export { percentiles, type Percentiles } from './percentiles';
 
 /** Runs `fn` `runs` times one after another and returns each run's wall time in ms. */
 export async function timeRuns(fn: () => Promise<unknown>, runs: number): Promise<number[]> {
