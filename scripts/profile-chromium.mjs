@@ -1,4 +1,4 @@
-// `node scripts/profile-chromium.mjs [notes] [--only node|chromium]`: see scripts/profile/profile-chromium.ts.
+// `node scripts/profile-chromium.mjs [notes] [--only node|chromium] [--trace-gc]`: see scripts/profile/profile-chromium.ts.
 // The probe's page bundle (build/runtime-probe-page.js: an IIFE exposing `runtimeProbe.runProbe`, with
 // `node:vm` and `node:util` stubbed, which a page lacks and the probe never reaches (scripts/profile/stubs/),
 // and `obsidian` the test host's frontmatter functions) is built here first.

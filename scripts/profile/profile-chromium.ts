@@ -1,12 +1,14 @@
 /**
- * `node scripts/profile-chromium.mjs [notes] [--only node|chromium]`: the same warm start and first
+ * `node scripts/profile-chromium.mjs [notes] [--only node|chromium] [--trace-gc]`: the same warm start and first
  * searches (runtime-probe.ts) in a Node process and in a headless Chromium page, side by side: the
  * engine's work on the V8 of the Node running this against the V8 of a Chromium renderer, which is
  * what runs the plugin inside Obsidian (its heap settings, its collector's scheduling, MessageChannel
  * yields). Uses the generated vault of `notes` notes (default 100k, from the bench's cache) and the
  * index profile-warm.mjs saved for it (run `node scripts/profile-warm.mjs <notes>` once first). A
  * loopback server hands both runtimes the same notes and index parts. Measures the engine only:
- * no host, no MCP, no result page (the bench's rows time those over HTTP). Needs Debian's Chromium
+ * no host, no MCP, no result page (the bench's rows time those over HTTP). Lists each runtime's
+ * longest warm-start slices with the garbage collections inside them: Node's always (perf_hooks),
+ * Chromium's with --trace-gc (a DevTools trace of the page, which costs time of its own). Needs Debian's Chromium
  * at /usr/bin/chromium and the playwright-core devDependency. The page's bundle is
  * build/runtime-probe-page.js, which scripts/profile-chromium.mjs builds before running this. Prints figures; asserts nothing.
  */
@@ -20,7 +22,7 @@ import { promisify } from 'node:util';
 import { generatedQueries, heavyQueries } from '../bench/generate-vault';
 import { INDEX_FILE, INDEX_FORMAT } from '../../src/search/engine/index-file';
 import { CHROMIUM, launchChromium } from '../../test/browser/chromium';
-import type { ProbeFigures, ProbeInput } from './runtime-probe';
+import type { GcPause, ProbeFigures, ProbeInput, TimedSlice } from './runtime-probe';
 
 /** Notes per chunk the server hands out (about 2 MB of JSON at the generator's note size). */
 const NOTES_PER_CHUNK = 1000;
@@ -72,15 +74,54 @@ async function serve(notes: [string, string][], indexDir: string, script: string
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
-/** Runs the probe in a Node process of its own (this Node's binary; the bundle beside this one in build/). */
-async function inNode(input: ProbeInput): Promise<ProbeFigures> {
-  const child = nodePath.join(__dirname, 'runtime-probe-node.cjs');
-  const { stdout } = await promisify(execFile)(process.execPath, [child, JSON.stringify(input)], { maxBuffer: 1 << 20 });
-  return JSON.parse(stdout.trim().split('\n').pop() as string) as ProbeFigures;
+/** A runtime's figures and its main thread's collections (none when they were not traced). */
+interface Measured {
+  figures: ProbeFigures;
+  gc: GcPause[] | null;
 }
 
-/** Runs the probe in a fresh headless Chromium page. @returns the figures and Chromium's version */
-async function inChromium(input: ProbeInput): Promise<{ figures: ProbeFigures; version: string }> {
+/** Runs the probe in a Node process of its own (this Node's binary; the bundle beside this one in build/). */
+async function inNode(input: ProbeInput): Promise<Measured> {
+  const child = nodePath.join(__dirname, 'runtime-probe-node.cjs');
+  const { stdout } = await promisify(execFile)(process.execPath, [child, JSON.stringify(input)], { maxBuffer: 16 << 20 });
+  return JSON.parse(stdout.trim().split('\n').pop() as string) as Measured;
+}
+
+/** A Chrome trace event, as much of it as is read here (ts and dur in µs). */
+interface TraceEvent {
+  name: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { data?: { message?: string } };
+}
+
+/**
+ * The main thread's collections in a Chromium trace (its MinorGC and MajorGC events, as DevTools'
+ * performance panel shows them), on the probe's performance.now() clock: the probe's
+ * console.timeStamp('runtime-probe') names the thread and ties the two clocks at `clockMarkMs`.
+ */
+function tracedPauses(trace: Buffer, clockMarkMs: number): GcPause[] {
+  const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+  const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'runtime-probe');
+  if (mark === undefined) return [];
+  return events
+    .filter((e) => e.pid === mark.pid && e.tid === mark.tid && (e.name === 'MinorGC' || e.name === 'MajorGC') && e.dur !== undefined)
+    .map((e) => ({
+      at: (e.ts - mark.ts) / 1000 + clockMarkMs,
+      ms: (e.dur as number) / 1000,
+      kind: e.name === 'MinorGC' ? 'minor' : 'major',
+    }));
+}
+
+/**
+ * Runs the probe in a fresh headless Chromium page, with `traceGc` under a trace of its main
+ * thread's collections (the tracing costs time of its own).
+ * @returns the figures, the collections (null when not traced) and Chromium's version
+ */
+async function inChromium(input: ProbeInput, traceGc: boolean): Promise<Measured & { version: string }> {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
@@ -88,15 +129,39 @@ async function inChromium(input: ProbeInput): Promise<{ figures: ProbeFigures; v
     page.on('pageerror', (error: Error) => errors.push(error.message));
     await page.goto(`${input.base}/`);
     if (errors.length > 0) throw new Error(`the probe page failed to load: ${errors.join('; ')}`);
+    if (traceGc) await browser.startTracing(page, { categories: ['devtools.timeline'] });
     const figures = (await page.evaluate(
       (i: ProbeInput) =>
         (globalThis as unknown as { runtimeProbe: { runProbe: (x: ProbeInput) => Promise<ProbeFigures> } }).runtimeProbe.runProbe(i),
       input,
     )) as ProbeFigures;
-    return { figures, version: browser.version() as string };
+    const gc = traceGc ? tracedPauses((await browser.stopTracing()) as Buffer, figures.clockMarkMs) : null;
+    return { figures, gc, version: browser.version() as string };
   } finally {
     await browser.close();
   }
+}
+
+/** A slice's collections: the pauses that began inside it, e.g. "minor 12.1 + major 30.2". */
+function pausesIn(slice: TimedSlice, gc: GcPause[]): string {
+  const inside = gc.filter((p) => p.at >= slice.at && p.at < slice.at + slice.ms);
+  return inside.length === 0 ? 'no collection' : inside.map((p) => `${p.kind} ${p.ms.toFixed(1)}`).join(' + ');
+}
+
+/** The runtime's longest warm-start slices, each with the collections inside it when they were measured. */
+function slicesLine(name: string, { figures, gc }: Measured): string {
+  const { longSlices, clockMarkMs } = figures;
+  if (longSlices.length === 0) return `  ${name}: no warm-start slice of 30 ms or more`;
+  const shown = longSlices.slice(0, 4).map((s) => {
+    const at = `${((s.at - clockMarkMs) / 1000).toFixed(2)} s`;
+    const inside = gc === null ? '' : `${pausesIn(s, gc)}; `;
+    return `\n    ${s.ms.toFixed(1)} ms at ${at} (${inside}ended at ${s.endedAt})`;
+  });
+  const total =
+    gc === null
+      ? ''
+      : `; collections in the warm start ${gc.filter((p) => p.at >= clockMarkMs).length}, longest ${Math.max(0, ...gc.filter((p) => p.at >= clockMarkMs).map((p) => p.ms)).toFixed(1)} ms`;
+  return `  ${name}: longest slices${total}${shown.join('')}`;
 }
 
 function row(name: string, f: ProbeFigures): string {
@@ -111,6 +176,7 @@ function row(name: string, f: ProbeFigures): string {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const count = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);
+  const traceGc = args.includes('--trace-gc');
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined;
   if (only !== undefined && only !== 'node' && only !== 'chromium') throw new Error(`--only takes node or chromium, got ${only}`);
@@ -128,23 +194,24 @@ async function main(): Promise<void> {
   notes.length = 0;
   const input: ProbeInput = { base: server.base, queries: generatedQueries(), heavy: heavyQueries(), passes: 5, limit: 20 };
   try {
-    const results: [string, ProbeFigures][] = [];
+    const results: [string, Measured][] = [];
     if (only !== 'chromium') results.push([`Node ${process.version}, V8 ${process.versions.v8.split('-')[0]}`, await inNode(input)]);
     if (only !== 'node' && existsSync(CHROMIUM)) {
-      const { figures, version } = await inChromium(input);
-      results.push([`Chromium ${version}`, figures]);
+      const { version, ...measured } = await inChromium(input, traceGc);
+      results.push([`Chromium ${version}`, measured]);
     }
-    const held = results[0]?.[1];
+    const held = results[0]?.[1].figures;
     if (held === undefined) return;
     console.log(
-      `${held.notesHeld} notes held with their metadata (${held.textMB.toFixed(0)} MB of text as UTF-16; heap then ${results.map(([name, f]) => `${f.heldHeapMB.toFixed(0)} MB in ${name.split(' ')[0]}`).join(', ')}), index from ${indexDir.replace(os.tmpdir(), '<tmp>')}; ` +
+      `${held.notesHeld} notes held with their metadata (${held.textMB.toFixed(0)} MB of text as UTF-16; heap then ${results.map(([name, m]) => `${m.figures.heldHeapMB.toFixed(0)} MB in ${name.split(' ')[0]}`).join(', ')}), index from ${indexDir.replace(os.tmpdir(), '<tmp>')}; ` +
         `engine times only (no MCP), ms; slices: longest wall stretch between yields (12 ms budget)`,
     );
     console.log(
       `  ${'runtime'.padEnd(34)}${'warm s'.padStart(7)}${'slice'.padStart(8)}${'after'.padStart(8)}   ` +
         `${'first pass p50 / p95, heavy p50 / p95, first call'.padEnd(50)}   again p50 / p95, heavy p50 / p95`,
     );
-    for (const [name, figures] of results) console.log(row(name, figures));
+    for (const [name, m] of results) console.log(row(name, m.figures));
+    for (const [name, m] of results) console.log(slicesLine(name, m));
   } finally {
     server.close();
   }

@@ -60,6 +60,71 @@ export interface ProbeFigures {
   afterSliceMs: number;
   first: PassFigures;
   again: PassFigures;
+  /** The warm start's slices of {@link RECORDED_SLICE_MS} or more, longest first (at most 8), on this runtime's performance.now() clock. */
+  longSlices: TimedSlice[];
+  /** performance.now() when the probe called console.timeStamp('runtime-probe'), ms: ties a trace's clock to the slices'. */
+  clockMarkMs: number;
+}
+
+/** One slice: when it started (performance.now(), ms), how long it ran (ms), and the calls that ended it (the stack's frames below the slicer, innermost first). */
+export interface TimedSlice {
+  at: number;
+  ms: number;
+  endedAt: string;
+}
+
+/** One garbage collection's pause on the main thread: when (performance.now() of the probe's runtime, ms), how long (ms), and its kind (minor, major, ...). */
+export interface GcPause {
+  at: number;
+  ms: number;
+  kind: string;
+}
+
+/** Slices at least this long are recorded (ms). */
+const RECORDED_SLICE_MS = 30;
+
+/**
+ * A Slicer that also records each slice of {@link RECORDED_SLICE_MS} or more: a slice ends where
+ * a pause yields (the budget was due) or where a part's read is marked as a wait.
+ */
+class RecordingSlicer extends Slicer {
+  readonly slices: TimedSlice[] = [];
+  private began = performance.now();
+  private open = true;
+
+  override async pause(): Promise<void> {
+    const yields = this.open && this.due();
+    const end = performance.now();
+    await super.pause();
+    if (yields) {
+      this.record(end);
+      this.began = performance.now();
+    }
+  }
+
+  override mark(): void {
+    if (this.open) this.record(performance.now());
+    this.open = false;
+    super.mark();
+  }
+
+  override restart(): void {
+    super.restart();
+    this.open = true;
+    this.began = performance.now();
+  }
+
+  private record(end: number): void {
+    if (end - this.began < RECORDED_SLICE_MS) return;
+    // The stack's frames below this slicer and the runtime's own (the event loop's), innermost first: where the work stopped.
+    const frames = (new Error().stack ?? '')
+      .split('\n')
+      .slice(1)
+      .map((f) => f.trim().replace(/^at /, ''))
+      .filter((f) => !/RecordingSlicer|processImmediate|node:internal|^<anonymous>/.test(f))
+      .slice(0, 3);
+    this.slices.push({ at: this.began, ms: end - this.began, endedAt: frames.join(' < ') });
+  }
 }
 
 /** Slice budget of the warm start, ms: SearchIndex's default (search-index.ts). */
@@ -103,7 +168,7 @@ export async function runProbe(input: ProbeInput): Promise<ProbeFigures> {
   const heldHeapMB = heapUsedMB();
 
   const head = await get(`${base}/index/head`, 'text');
-  let waiting: Slicer | null = null;
+  let waiting: RecordingSlicer | null = null;
   const saved = openIndex(head, (generation) => ({
     read: async (n: number, withBytes: boolean): Promise<ReadPart | null> => {
       const text = await get(`${base}/index/part/${generation}.${n}.part`, 'text');
@@ -123,7 +188,9 @@ export async function runProbe(input: ProbeInput): Promise<ProbeFigures> {
   if (saved === null) throw new Error('runtime probe: the server holds no index head of this format');
 
   const engine = new LexicalEngine();
-  const loadSlicer = new Slicer(SLICE_MS);
+  const clockMarkMs = performance.now();
+  console.timeStamp('runtime-probe');
+  const loadSlicer = new RecordingSlicer(SLICE_MS);
   waiting = loadSlicer;
   const l0 = performance.now();
   const phrases = await engine.load(saved.lines(), () => loadSlicer.pause(), true);
@@ -134,7 +201,7 @@ export async function runProbe(input: ProbeInput): Promise<ProbeFigures> {
   const loadMs = performance.now() - l0;
   const loadSliceMs = loadSlicer.longestMs;
 
-  const afterSlicer = new Slicer(SLICE_MS);
+  const afterSlicer = new RecordingSlicer(SLICE_MS);
   waiting = afterSlicer;
   const a0 = performance.now();
   for (const step of engine.boundSteps()) {
@@ -190,5 +257,7 @@ export async function runProbe(input: ProbeInput): Promise<ProbeFigures> {
     afterSliceMs,
     first,
     again,
+    longSlices: [...loadSlicer.slices, ...afterSlicer.slices].sort((a, b) => b.ms - a.ms).slice(0, 8),
+    clockMarkMs,
   };
 }

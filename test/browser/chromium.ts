@@ -24,10 +24,11 @@ export function describeWithChromium(what: string): jest.Describe {
 /**
  * Starts headless Chromium with the flags this project uses (no sandbox, no GPU, no
  * background networking, updates or sync).
+ * @param extraArgs more command-line flags (a profiler's `--js-flags=...`); none for the tests
  * @returns playwright-core's Browser (typed loosely: playwright-core is imported lazily so a
  *   machine without it still loads the test file).
  */
-export async function launchChromium(): Promise<any> {
+export async function launchChromium(extraArgs: string[] = []): Promise<any> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -39,6 +40,7 @@ export async function launchChromium(): Promise<any> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
