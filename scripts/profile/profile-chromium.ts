@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 import { generatedQueries, heavyQueries } from '../bench/generate-vault';
 import { INDEX_FILE, INDEX_FORMAT } from '../../src/search/engine/index-file';
 import { CHROMIUM, launchChromium } from '../../test/browser/chromium';
-import type { GcPause, ProbeFigures, ProbeInput, TimedSlice } from './runtime-probe';
+import type { GcPause, PassFigures, ProbeFigures, ProbeInput, TimedSlice } from './runtime-probe';
 
 /** Notes per chunk the server hands out (about 2 MB of JSON at the generator's note size). */
 const NOTES_PER_CHUNK = 1000;
@@ -212,6 +212,10 @@ async function main(): Promise<void> {
     );
     for (const [name, m] of results) console.log(row(name, m.figures));
     for (const [name, m] of results) console.log(slicesLine(name, m));
+    for (const [name, { figures }] of results) {
+      const calls = (f: PassFigures): string => f.slowest.map((c) => `"${c.query}" run ${c.run} ${c.ms.toFixed(1)}`).join(', ');
+      console.log(`  ${name}: slowest calls, first pass ${calls(figures.first)}; again ${calls(figures.again)}`);
+    }
   } finally {
     server.close();
   }

@@ -41,6 +41,8 @@ export interface PassFigures {
   heavyP95: number;
   /** The pass's first call, ms. */
   firstMs: number;
+  /** The pass's three slowest calls (the mix's and the heavy queries'), slowest first: the query, which of its runs (1 = its first), ms. */
+  slowest: { query: string; run: number; ms: number }[];
 }
 
 /** What {@link runProbe} measured (times in ms, sizes in MB). */
@@ -229,6 +231,7 @@ export async function runProbe(input: ProbeInput): Promise<ProbeFigures> {
   const pass = async (): Promise<PassFigures> => {
     const mix: number[] = [];
     const heavy: number[] = [];
+    const calls: { query: string; run: number; ms: number }[] = [];
     for (const [queries, into] of [
       [input.queries, mix],
       [input.heavy, heavy],
@@ -237,12 +240,15 @@ export async function runProbe(input: ProbeInput): Promise<ProbeFigures> {
         for (let i = 0; i < input.passes; i++) {
           const s = performance.now();
           await engine.match(parseQuery(q), loadText, everyone, new RegexGuard(), input.limit);
-          into.push(performance.now() - s);
+          const ms = performance.now() - s;
+          into.push(ms);
+          calls.push({ query: q, run: i + 1, ms });
         }
       }
     }
     const [m, h] = [percentiles(mix), percentiles(heavy)];
-    return { p50: m.p50, p95: m.p95, heavyP50: h.p50, heavyP95: h.p95, firstMs: mix[0] };
+    const slowest = calls.sort((a, b) => b.ms - a.ms).slice(0, 3);
+    return { p50: m.p50, p95: m.p95, heavyP50: h.p50, heavyP95: h.p95, firstMs: mix[0], slowest };
   };
   const first = await pass();
   const again = await pass();
