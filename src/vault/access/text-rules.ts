@@ -2,6 +2,7 @@ import { frontMatterInfo } from '../content/text/line-endings';
 import { parseYamlOnce } from '../content/frontmatter/parsed-yaml';
 import { noteAccess, unparsedBlockAccess, type NoteAccess } from './access-rules';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY } from './rule-keys';
+import { rulesTextOf } from './utf16-rules';
 
 /**
  * Which frontmatter blocks are parsed for their rules (`textAccess` below, called for every note
@@ -112,13 +113,15 @@ function plainValueOf(line: string): PlainValue | null {
  * Cheap for most notes: a text not starting with `---` (after a byte-order mark) has no block,
  * and a block where no reader can find a rule key ({@link mayNameRule}: none of `access`,
  * `agent_overrides`, `<<` or a backslash, or these words only inside longer words and plain
- * values) names no rule; only the rest is parsed.
+ * values) names no rule; only the rest is parsed. A note saved as UTF-16 is read through
+ * utf16-rules rulesTextOf, so its own rules hold though the app sees no frontmatter in it.
  * @param text a note's whole text. @param label the calling key's label.
  * @returns `read-write` when the text names no rule; never throws.
  */
 export function textAccess(text: string, label: string): NoteAccess {
-  if (!text.startsWith('---') && !text.startsWith('\uFEFF---')) return 'read-write';
-  const info = frontMatterInfo(text);
+  const rules = rulesTextOf(text);
+  if (!rules.startsWith('---') && !rules.startsWith('\uFEFF---')) return 'read-write';
+  const info = frontMatterInfo(rules);
   if (!info.exists || !mayNameRule(info.frontmatter)) return 'read-write';
   return blockAccess(info.frontmatter, label);
 }

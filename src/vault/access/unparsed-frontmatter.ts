@@ -4,6 +4,7 @@ import { parseYamlOnce } from '../content/frontmatter/parsed-yaml';
 import { noteAccess, unparsedBlockAccess, unparsedRules, type NoteAccess } from './access-rules';
 import { namesAccessRules, namesLabelRules } from './rule-keys';
 import { frontMatterInfo } from '../content/text/line-endings';
+import { rulesTextOf } from './utf16-rules';
 
 /**
  * True when the metadata cache shows a frontmatter block (its position, or a leading `yaml`
@@ -164,7 +165,7 @@ export class UnparsedFrontmatter {
    * parses it; the {@link onLearned} listeners hear at once, so lists and the search index drop it.
    */
   judgeFromText(file: TFile, text: string): void {
-    const block = frontMatterInfo(text).frontmatter;
+    const block = frontMatterInfo(rulesTextOf(text)).frontmatter;
     const known = this.blocks.get(file.path);
     // Judged so already (a listener's own read of the same text, the index's): nothing new to tell.
     if (this.modified.has(file.path) && known?.block === block && known.mtime === file.stat.mtime && known.size === file.stat.size) return;
@@ -311,7 +312,7 @@ export class UnparsedFrontmatter {
     if (!(adapter instanceof FileSystemAdapter)) return null;
     try {
       const text = readFileSync(adapter.getFullPath(file.path), 'utf8');
-      const entry: RawBlock = { mtime: file.stat.mtime, size: file.stat.size, block: frontMatterInfo(text).frontmatter };
+      const entry: RawBlock = { mtime: file.stat.mtime, size: file.stat.size, block: frontMatterInfo(rulesTextOf(text)).frontmatter };
       this.blocks.set(file.path, entry);
       return entry;
     } catch {
@@ -343,11 +344,25 @@ export class UnparsedFrontmatter {
    * {@link isBehind} unless it was and its file's frontmatter block now differs from the one in
    * `data`: the parse of an older version that ends after a newer 'modify' (Obsidian reads a note,
    * then parses it; a write may land between) must not let that older metadata decide meanwhile.
+   * A note saved as UTF-16 with a frontmatter block (utf16-rules rulesTextOf) is never the cache's
+   * to answer: it stays judged from its block, and the listeners hear when that is news.
    */
   private remember(file: TFile, data: string, cache: CachedMetadata): void {
     if (this.modified.has(file.path)) {
       const now = this.current(file);
-      if (now !== null && now.block !== frontMatterInfo(data).frontmatter) return;
+      if (now !== null && now.block !== frontMatterInfo(rulesTextOf(data)).frontmatter) return;
+    }
+    const rules = rulesTextOf(data);
+    if (rules !== data && frontMatterInfo(rules).exists) {
+      // A note saved as UTF-16 (utf16-rules.ts): the metadata cache sees no frontmatter in it, so it stays judged
+      // from its own block (as a note the cache is behind on), never by the cache's empty reading.
+      const block = frontMatterInfo(rules).frontmatter;
+      const known = this.blocks.get(file.path);
+      const news = !this.modified.has(file.path) || known?.block !== block;
+      this.blocks.set(file.path, { mtime: file.stat.mtime, size: file.stat.size, block });
+      this.modified.add(file.path);
+      if (news) for (const listener of this.listeners) listener(file.path);
+      return;
     }
     this.modified.delete(file.path);
     if (hasUnparsedFrontmatter(cache)) {
@@ -366,7 +381,7 @@ export class UnparsedFrontmatter {
       .cachedRead(file)
       .then((text) => {
         if (file.stat.mtime !== mtime || file.stat.size !== size) return;
-        this.blocks.set(file.path, { mtime, size, block: frontMatterInfo(text).frontmatter });
+        this.blocks.set(file.path, { mtime, size, block: frontMatterInfo(rulesTextOf(text)).frontmatter });
         for (const listener of this.listeners) listener(file.path);
       })
       .catch(() => undefined)

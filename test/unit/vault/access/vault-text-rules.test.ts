@@ -1,4 +1,5 @@
 import { textAccess } from '../../../../src/vault/access/text-rules';
+import { rulesTextOf } from '../../../../src/vault/access/utf16-rules';
 
 /**
  * text-rules textAccess: the access a note's served text names for itself, read by the rules the
@@ -28,6 +29,33 @@ describe('textAccess', () => {
     ['an empty text', '', 'read-write'],
   ])('%s', (_name, text, level) => {
     expect(textAccess(text, LABEL)).toBe(level);
+  });
+
+  describe('a note saved as UTF-16, as the vault reads it (UTF-8)', () => {
+    const asRead = (text: string, encoding: 'utf16le' | 'utf16be', mark: boolean): string => {
+      const le = Buffer.from(text, 'utf16le');
+      const bytes = encoding === 'utf16le' ? le : Buffer.from(le).swap16();
+      const marked = mark ? Buffer.concat([Buffer.from(encoding === 'utf16le' ? [0xff, 0xfe] : [0xfe, 0xff]), bytes]) : bytes;
+      return marked.toString('utf8');
+    };
+    test.each<['utf16le' | 'utf16be', boolean]>([
+      ['utf16le', true],
+      ['utf16le', false],
+      ['utf16be', true],
+      ['utf16be', false],
+    ])('%s (byte-order mark %s): its own rules hold', (encoding, mark) => {
+      expect(textAccess(asRead('---\r\naccess: private\r\n---\r\nLEAK body\r\n', encoding, mark), LABEL)).toBe('private');
+      expect(textAccess(asRead('---\naccess: read-only\n---\nbody é\n', encoding, mark), LABEL)).toBe('read-only');
+      expect(textAccess(asRead('---\ntitle: t\n---\nbody\n', encoding, mark), LABEL)).toBe('read-write');
+      expect(textAccess(asRead('# No frontmatter\naccess: private\n', encoding, mark), LABEL)).toBe('read-write');
+    });
+
+    test('rulesTextOf gives back the ASCII and leaves UTF-8 notes alone, NULs in their body included', () => {
+      expect(rulesTextOf(asRead('---\naccess: private\n---\n', 'utf16le', true))).toBe('---\naccess: private\n---\n');
+      const utf8 = '---\ntitle: t\n---\nbinary \0 pasted\n';
+      expect(rulesTextOf(utf8)).toBe(utf8);
+      expect(textAccess('---\naccess: private\n---\n\0\0', LABEL)).toBe('private');
+    });
   });
 
   test('an override for the unrestricted label (empty) is none', () => {

@@ -1,0 +1,87 @@
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../../src/main';
+import { NOTE_URI_PREFIX } from '../../../src/server/content/note-resources';
+import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
+import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
+
+/**
+ * A note saved as UTF-16 (Windows PowerShell 5.1's `Out-File`, Notepad's "Unicode"): the app
+ * reads it as UTF-8 and its metadata cache sees no frontmatter, yet its own `access: private`
+ * holds on every route (utf16-rules.ts): not read (read_note, read_notes, resources/read), listed nor found, whether it was there at the
+ * start or another program wrote it later; a UTF-16 note without rules is served as the app reads
+ * it. Newcomer finding, session 39: such a note was listed and its text served.
+ */
+
+/** `text` as UTF-16LE bytes with a byte-order mark. */
+const utf16 = (text: string): Buffer => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+
+const PRIVATE_TEXT = '---\r\naccess: private\r\n---\r\nZQUTFSECRET diary\r\n';
+
+/** Paths `list_notes` gives for `folder`. */
+async function listed(client: Client, folder: string): Promise<string[]> {
+  const result = await client.callTool({ name: 'list_notes', arguments: { folder } });
+  expect(result.isError).toBeFalsy();
+  return (result.structuredContent as { notes: Array<{ path: string }> }).notes.map((n) => n.path);
+}
+
+/** Paths of the search hits for `query`. */
+async function hitPaths(client: Client, query: string): Promise<string[]> {
+  const result = await client.callTool({ name: 'search', arguments: { query, mode: 'lexical' } });
+  expect(result.isError).toBeFalsy();
+  return (result.structuredContent as { results: Array<{ path: string }> }).results.map((r) => r.path);
+}
+
+/** Repeats `probe` every 25 ms until it returns true (the host applies disk events after a short delay). */
+async function eventually(probe: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await probe()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('condition not reached within 10 s');
+}
+
+describe('notes saved as UTF-16', () => {
+  let booted: BootedPlugin<VaultMcpPlugin>;
+  let client: Client;
+  let copy: Awaited<ReturnType<typeof copyToTemp>>;
+  const file = (p: string): string => nodePath.join(copy.dir, ...p.split('/'));
+
+  beforeAll(async () => {
+    copy = await copyToTemp(DEMO_VAULT);
+    await fsp.mkdir(file('Wide'));
+    await fsp.writeFile(file('Wide/wide-private.md'), utf16(PRIVATE_TEXT));
+    await fsp.writeFile(file('Wide/wide-open.md'), utf16('---\ntitle: open\n---\nwide open words\n'));
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir });
+    client = await connectClient(booted.url, booted.token);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await booted?.stop();
+    await copy?.cleanup();
+  });
+
+  it('one there at the start is neither read, listed nor found; one without rules is served as read', async () => {
+    const read = await client.callTool({ name: 'read_note', arguments: { path: 'Wide/wide-private' } });
+    expect(read.isError).toBe(true);
+    expect(JSON.stringify(read)).not.toContain('Z\\u0000Q');
+    expect(await listed(client, 'Wide')).toEqual(['Wide/wide-open.md']);
+    expect(await hitPaths(client, 'wide')).not.toContain('Wide/wide-private.md');
+    const batch = await client.callTool({ name: 'read_notes', arguments: { paths: ['Wide/wide-private', 'Wide/wide-open'] } });
+    expect(JSON.stringify(batch)).not.toContain('Z\\u0000Q');
+    expect(JSON.stringify(batch)).toContain('w\\u0000i\\u0000d\\u0000e');
+    await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}Wide/wide-private.md` })).rejects.toThrow();
+    const open = await client.callTool({ name: 'read_note', arguments: { path: 'Wide/wide-open' } });
+    expect(open.isError).toBeFalsy();
+  });
+
+  it('one another program writes later is neither read nor listed, from the first check on', async () => {
+    await fsp.writeFile(file('Wide/wide-later.md'), utf16(PRIVATE_TEXT));
+    await eventually(async () => booted.app.vault.getFileByPath('Wide/wide-later.md') !== null);
+    const read = await client.callTool({ name: 'read_note', arguments: { path: 'Wide/wide-later' } });
+    expect(read.isError).toBe(true);
+    expect(await listed(client, 'Wide')).toEqual(['Wide/wide-open.md']);
+    expect(await hitPaths(client, 'later')).not.toContain('Wide/wide-later.md');
+  });
+});
