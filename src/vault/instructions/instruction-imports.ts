@@ -11,6 +11,7 @@
  * unescaped, kept when it starts with `./`, `~/`, `/` (not `/` alone) or a letter, digit, `.`,
  * `_` or `-`, and resolved from the importing file's folder.
  */
+import { trailingRunStart } from '../content/text/trailing-run';
 
 /** How many imports deep a chain is followed from the instruction file (Claude Code: "max-depth of 5 hops"; Gemini CLI: 5 levels by default). */
 export const MAX_IMPORT_HOPS = 5;
@@ -47,12 +48,12 @@ const IMPORT_RUN = /(?<![\p{L}\p{N}])@(\S+)/gu;
 const TOKEN_END = /[*_[\]`<!]/g;
 
 /**
- * The end of a path that Windows drops when it opens a file (Win32 path normalization: "all
+ * The characters Windows drops from a path's end when it opens a file (Win32 path normalization: "all
  * trailing periods and spaces are removed" from the last name, learn.microsoft.com, "File path
  * formats on Windows systems"): Claude Code on Windows takes `@rules.md.` (an import at the end
  * of a sentence) as `rules.md.` and so reads `rules.md`; {@link importPathsIn} gives both.
  */
-const WINDOWS_DROPPED = /[. ]+$/;
+const isWindowsDropped = (unit: string): boolean => unit === '.' || unit === ' ';
 
 /** A line opening a fenced code block (CommonMark: up to 3 spaces, then 3 or more backticks with none in the info string, or tildes). */
 const FENCE_OPEN = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
@@ -93,7 +94,7 @@ function withoutFencedCode(text: string): string {
  * code span, in front matter or an HTML comment, which it skips; the shorter path ending before an
  * inline mark that turns out not to end its text token) may be too. Those name files that are
  * rarely there; holding one costs nothing unless it is. A path ending in dots or spaces is given
- * also without them ({@link WINDOWS_DROPPED}: the file Windows opens for it).
+ * also without them ({@link isWindowsDropped}: the file Windows opens for it; in linear time, trailing-run.ts).
  * @param text the importing file's text.
  * @returns the import paths, `#fragment` cut and `\ ` unescaped.
  */
@@ -106,7 +107,7 @@ export function importPathsIn(text: string): string[] {
     if (path === '' || path === '/' || !IMPORTABLE.test(path)) return;
     found.add(path);
     // Windows drops a name's trailing dots and spaces when opening it: `@rules.md.` reads rules.md there.
-    const windows = path.replace(WINDOWS_DROPPED, '');
+    const windows = path.slice(0, trailingRunStart(path, isWindowsDropped));
     if (windows !== path && /[^./]$/.test(windows) && IMPORTABLE.test(windows)) found.add(windows);
   };
   const prose = withoutFencedCode(text);

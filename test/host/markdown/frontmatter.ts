@@ -25,9 +25,15 @@ function nextLine(text: string, end: number): number {
   return text.startsWith('\r\n', end) ? end + 2 : end + 1;
 }
 
-/** A line's text without its trailing `\r` and trailing spaces/tabs. */
+/**
+ * A line's text without its trailing `\r` and trailing spaces/tabs, in one backward pass (the
+ * regex `/[\r \t]+$/` retried the run from each of its starts: 49 s of a held event loop on a
+ * note whose frontmatter lines were indented by thousands of spaces).
+ */
 function lineText(text: string, start: number, end: number): string {
-  return text.slice(start, end).replace(/[\r \t]+$/, '');
+  let last = end;
+  while (last > start && (text[last - 1] === '\r' || text[last - 1] === ' ' || text[last - 1] === '\t')) last--;
+  return text.slice(start, last);
 }
 
 /**

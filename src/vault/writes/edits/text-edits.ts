@@ -5,6 +5,7 @@ import { anchorOccurrences, looseOccurrences } from './anchor-match';
 import { bodyStart, endsAtFence, fenceSeparators } from '../../content/note-body';
 import { collapseWhitespace, PREAMBLE_HEADING, PREAMBLE_PATH, withPreamble, type NoteSection } from '../../content/sections';
 import type { EditOp, LineRange, TextEditResult } from '../write-types';
+import { trailingBlankLines } from '../../content/text/trailing-run';
 
 /**
  * Pure text edits behind the write tools: they take a note's whole text and return the new
@@ -269,7 +270,7 @@ export function editAtHeading(
   }
   const body = text.slice(headingEnd, section.end);
   const leading = /^(?:[ \t]*\r?\n)*/.exec(body)?.[0] ?? '';
-  const trailing = section.end < text.length ? (/(?:\r?\n[ \t]*)*$/.exec(body.slice(leading.length))?.[0] ?? '') : '';
+  const trailing = section.end < text.length ? trailingBlankLines(body.slice(leading.length)) : '';
   const keepTrailing = trailing.replace(/^\r?\n/, '');
   const prefix = headingTerminated || lines === '' ? '' : eol;
   const blank = section.end < text.length && leading + keepTrailing !== '' ? eol : '';
