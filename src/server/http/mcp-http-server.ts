@@ -310,8 +310,6 @@ export class McpHttpServer {
     // A batch naming a revision without batches (2026-07-28 needs no session either): told of the batch, not of a session.
     if (req.method === 'POST' && Array.isArray(body) && typeof named === 'string' && REVISION.test(named) && !allowsBatches(named))
       return { to: 'refused', refusal: batchRefusal(`MCP-Protocol-Version names MCP ${named}`) };
-    // The session's transport would answer 415; without a session that fault must not hide behind "initialize first".
-    if (req.method === 'POST' && !isJsonContentType(req.headers['content-type'])) return { to: 'refused', refusal: NOT_JSON };
     if (req.method !== 'POST' || !containsInitialize(body)) return { to: 'refused', refusal: NO_SESSION };
     return { to: 'open' };
   }
@@ -459,18 +457,6 @@ function sessionGone(reason: SessionCloseReason | undefined): Refusal {
 function namesUnknownRevisionInSession(req: IncomingMessage): boolean {
   const named = req.headers['mcp-protocol-version'];
   return typeof req.headers['mcp-session-id'] === 'string' && typeof named === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(named);
-}
-
-/** A POST whose Content-Type is not JSON (MCP "Streamable HTTP": the body is a JSON-RPC message), met before any session: 415 as the SDK's transport answers it in one. */
-const NOT_JSON: Refusal = {
-  status: 415,
-  code: -32000,
-  message: 'Unsupported Media Type: Content-Type must be application/json; send the JSON-RPC message with Content-Type: application/json.',
-};
-
-/** True when a Content-Type header names JSON (`application/json`, parameters such as charset allowed). */
-function isJsonContentType(header: string | undefined): boolean {
-  return header !== undefined && header.split(';')[0].trim().toLowerCase() === 'application/json';
 }
 
 /** A session-era request without a session that is no initialize. */

@@ -278,6 +278,18 @@ describe('protocol faults', () => {
     });
     expect(plain.status).toBe(415);
     expect(JSON.parse(plain.body).error.message).toMatch(/^Unsupported Media Type: Content-Type must be application\/json; send/);
+    // On every route and whatever the body: one that is no JSON-RPC message (the stateless route read it first: 400), or
+    // no JSON at all, or a request in no session at all with no Content-Type (newcomer finding, session 39).
+    for (const [headers, body] of [
+      [{ ...auth, 'Content-Type': 'text/plain' }, '{}'],
+      [{ ...auth, 'Content-Type': 'text/plain' }, 'not json'],
+      [{ ...auth, 'Content-Type': 'text/plain', 'MCP-Protocol-Version': '2026-07-28' }, '{}'],
+      [{ ...auth, 'Content-Type': '' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })],
+    ] as const) {
+      const refused = await raw(booted.port, { headers, body });
+      expect(refused.status).toBe(415);
+      expect(JSON.parse(refused.body).error.message).toMatch(/^Unsupported Media Type/);
+    }
   });
 
   it("resources/read with a vault argument says that resources are this vault's", async () => {

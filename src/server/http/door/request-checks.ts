@@ -39,15 +39,30 @@ export function checkBeforeAuth(req: IncomingMessage, url: URL, stopping: boolea
   return tooLarge ? { status: 413, code: -32000, message: tooLarge.message } : null;
 }
 
+/** A POST whose Content-Type is not JSON (MCP "Streamable HTTP": the body is a JSON-RPC message): 415, as the SDK's transport answers it in a session. */
+const NOT_JSON: Refusal = {
+  status: 415,
+  code: -32000,
+  message: 'Unsupported Media Type: Content-Type must be application/json; send the JSON-RPC message with Content-Type: application/json.',
+};
+
+/** True when a Content-Type header names JSON (`application/json`, parameters such as charset allowed). */
+function isJsonContentType(header: string | undefined): boolean {
+  return header !== undefined && header.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
 /**
  * Reads a POST's body (up to `maxBodyBytes`) and checks it is JSON framed as JSON-RPC 2.0
- * (json-rpc-framing.ts); GET and DELETE have none.
- * @returns the parsed body (undefined without one), or the refusal: 413, 400 -32700 (not UTF-8, or
- *   not JSON), 400 -32600.
+ * (json-rpc-framing.ts); GET and DELETE have none. A POST whose Content-Type is not JSON is
+ * refused before its body is read, on every route, with or without a session (the stateless
+ * route read the body first and answered 400 for one that was no JSON-RPC message: newcomer finding).
+ * @returns the parsed body (undefined without one), or the refusal: 415, 413, 400 -32700 (not
+ *   UTF-8, or not JSON), 400 -32600.
  * @throws the socket's error when reading fails for another reason.
  */
 export async function readJsonRpcBody(req: IncomingMessage, maxBodyBytes: number): Promise<{ body: unknown } | { refusal: Refusal }> {
   if (req.method !== 'POST') return { body: undefined };
+  if (!isJsonContentType(req.headers['content-type'])) return { refusal: NOT_JSON };
   let text: string;
   try {
     text = await readBody(req, maxBodyBytes);
