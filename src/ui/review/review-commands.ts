@@ -8,6 +8,7 @@ import type { Proposal } from '../../proposals/types';
 import { visibleText, visiblePieces } from '../../diff/visible-text';
 import { namesNotePath } from '../../vault/paths/paths';
 import { trailingArgument } from '../command-words';
+import { quoteInput } from '../../errors';
 
 /**
  * The review as text commands, for the Obsidian CLI handlers (`vault-mcp:proposals`,
@@ -184,7 +185,7 @@ async function answerReviewCommand(target: ReviewCommandTarget, line: string): P
     if (id !== undefined) return `Usage: ${command} (no arguments)`;
     return command === 'help' ? REVIEW_COMMANDS_HELP : listPendingProposals(target);
   }
-  if (!['show', 'accept', 'reject'].includes(command)) return `Unknown command '${command}'. ${REVIEW_COMMANDS_HELP}`;
+  if (!['show', 'accept', 'reject'].includes(command)) return `Unknown command ${quoteInput(command)}. ${REVIEW_COMMANDS_HELP}`;
   const hunk = parseHunkNumber(hunkText);
   const wantsHunk = command !== 'show';
   if (wantsHunk && id && !extra.length && hunk === null && /^\d+$/.test(hunkText ?? '')) return hunkOutOfRange(target, id, hunkText ?? '');

@@ -193,6 +193,10 @@ describe('propose mode over MCP', () => {
     expect(long.length).toBeLessThan(300);
     expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} x`)).toMatch(/^Usage: accept <proposal id> \[hunk number\]/);
     expect(await runReviewCommand(env.plugin, 'frobnicate')).toMatch(/Unknown command 'frobnicate'/);
+    // An unknown command too (a 5,000,000-character line was echoed whole; newcomer finding, session 39).
+    const unknown = await runReviewCommand(env.plugin, 'y'.repeat(100_000));
+    expect(unknown).toMatch(new RegExp(`^Unknown command '${'y'.repeat(80)}…'\\.`));
+    expect(unknown.length).toBeLessThan(1000);
     expect(await runReviewCommand(env.plugin, `reject ${staged.proposal_id}`)).toMatch(/Rejected proposal .* it is now rejected/);
     expect(await runReviewCommand(env.plugin, 'proposals')).toBe('No pending changes.');
     expect((await call(client, 'proposal_status', { id: staged.proposal_id })).proposal).toMatchObject({ status: 'rejected' });
