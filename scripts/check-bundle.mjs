@@ -379,8 +379,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * (utf16-rules.ts): the metadata cache sees no frontmatter in it, and its `access: private` was listed and served.
  * +0.2 KB: a section's trailing blank lines and an import path's trailing dots found in one backward pass (trailing-run.ts),
  * where end-anchored regexes retried a long run from each of its starts (seconds on a long run).
+ * +0.2 KB: accept all / reject all count what happened ("0 accepted, 6 stale"; the summary hid that nothing was applied),
+ * and an unknown terminal command is quoted cut.
  */
-const BUDGET_BYTES = 908_550;
+const BUDGET_BYTES = 908_800;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

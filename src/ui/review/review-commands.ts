@@ -126,6 +126,9 @@ function listed(sign: '+' | '-', line: string): string[] {
   return visiblePieces(line, SHOW_MAX_LINE_CHARS).map((piece, i) => `  ${sign}${i ? '… ' : ' '}${piece}`);
 }
 
+/** What deciding a proposal did: decided (accepted, in part or whole, or rejected), found stale (nothing applied), or left undecided by an error. */
+type DecisionOutcome = 'decided' | 'stale' | 'undecided';
+
 /**
  * Accepts or rejects proposal `id` (whole, or hunk `hunk` of a text proposal).
  * @returns one sentence saying what happened (or why nothing did), with the proposal's state
@@ -138,32 +141,45 @@ export async function decideProposal(
   id: string,
   hunk?: number,
 ): Promise<string> {
+  return (await decide(target, verdict, id, hunk)).line;
+}
+
+/** {@link decideProposal}'s sentence and what the decision did (for accept all's count). */
+async function decide(
+  target: ReviewCommandTarget,
+  verdict: 'accept' | 'reject',
+  id: string,
+  hunk?: number,
+): Promise<{ line: string; outcome: DecisionOutcome }> {
   const before = target.proposals.get(id);
   if (before && hunk !== undefined && isOpen(before)) {
     const indices = target.proposals.hunksOf(before).map((h) => h.index);
-    if (indices.length && !indices.includes(hunk)) return hunkOutOfRange(target, id, String(hunk));
+    if (indices.length && !indices.includes(hunk)) return { line: hunkOutOfRange(target, id, String(hunk)), outcome: 'undecided' };
   }
   try {
     if (verdict === 'reject') {
       const p = await target.review.reject(id, hunk);
-      return visibleText(`Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; ${await statusNow(target, p)}.`);
+      const line = `Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; ${await statusNow(target, p)}.`;
+      return { line: visibleText(line), outcome: 'decided' };
     }
     const { proposal, applied, stale } = await target.review.accept(id, hunk);
     // Stale before the accept (saved so, or found so by the listing's live check) or found so by it: one answer, saying what to do.
-    if (proposal.status === 'stale')
-      return visibleText(
-        `Proposal ${id} is stale and was not applied: ${clause(proposal.stale_reason ?? 'it no longer applies.')} Reject it to dismiss it ("reject ${id}").`,
-      );
+    if (proposal.status === 'stale') {
+      const line = `Proposal ${id} is stale and was not applied: ${clause(proposal.stale_reason ?? 'it no longer applies.')} Reject it to dismiss it ("reject ${id}").`;
+      return { line: visibleText(line), outcome: 'stale' };
+    }
     const status = await statusNow(target, proposal, stale);
     const staleChanges = `${stale} change${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'} to ${proposal.path} and can only be rejected`;
     if (applied === 0 && stale === 0 && proposal.status === 'accepted')
-      return visibleText(`Proposal ${id} changed nothing (${proposal.path} already read that way); ${status}.`);
-    if (applied === 0) return visibleText(`Nothing of ${id} was applied: ${staleChanges}; ${status}.`);
-    return visibleText(
-      `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; ${status}${stale ? `; ${staleChanges}` : ''}.`,
-    );
+      return {
+        line: visibleText(`Proposal ${id} changed nothing (${proposal.path} already read that way); ${status}.`),
+        outcome: 'decided',
+      };
+    if (applied === 0) return { line: visibleText(`Nothing of ${id} was applied: ${staleChanges}; ${status}.`), outcome: 'stale' };
+    const line = `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; ${status}${stale ? `; ${staleChanges}` : ''}.`;
+    return { line: visibleText(line), outcome: 'decided' };
   } catch (err) {
-    return visibleText((err as Error).message);
+    return { line: visibleText((err as Error).message), outcome: 'undecided' };
   }
 }
 
@@ -217,14 +233,27 @@ async function decideAll(
       : `No pending changes ${by === 'key' ? `from key "${value}"` : `on ${value}`}; list them with "proposals".`;
   // Rejections change no note, so they are made at once and share the writes of the proposals file
   // (ProposalFile.save's group commit: two writes for any number); acceptances change notes, one after another.
-  const answers: string[] = [];
-  if (verdict === 'reject') answers.push(...(await Promise.all(chosen.map((p) => decideProposal(target, verdict, p.id)))));
-  else for (const p of chosen) answers.push(await decideProposal(target, verdict, p.id));
+  const decisions: { line: string; outcome: DecisionOutcome }[] = [];
+  if (verdict === 'reject') decisions.push(...(await Promise.all(chosen.map((p) => decide(target, verdict, p.id)))));
+  else for (const p of chosen) decisions.push(await decide(target, verdict, p.id));
   const which = by === undefined ? '' : by === 'key' ? ` from "${value}"` : ` on ${value}`;
   return [
-    ...answers,
-    `${verdict === 'accept' ? 'Accept' : 'Reject'} all: ${chosen.length} proposal${chosen.length === 1 ? '' : 's'}${which}, each line above says what happened.`,
+    ...decisions.map((d) => d.line),
+    `${verdict === 'accept' ? 'Accept' : 'Reject'} all: ${chosen.length} proposal${chosen.length === 1 ? '' : 's'}${which}, ${outcomes(verdict, decisions)}; each line above says what happened.`,
   ].join('\n');
+}
+
+/**
+ * What `accept all` / `reject all` did, counted: e.g. "0 accepted, 6 stale" (a summary of six
+ * stale ones hid that nothing was applied: newcomer finding, session 39); "not decided" counts
+ * those an error left as they were.
+ */
+function outcomes(verdict: 'accept' | 'reject', decisions: readonly { outcome: DecisionOutcome }[]): string {
+  const count = (outcome: DecisionOutcome): number => decisions.filter((d) => d.outcome === outcome).length;
+  const parts = [`${count('decided')} ${verdict === 'accept' ? 'accepted' : 'rejected'}`];
+  if (count('stale') > 0) parts.push(`${count('stale')} stale`);
+  if (count('undecided') > 0) parts.push(`${count('undecided')} not decided`);
+  return parts.join(', ');
 }
 
 /** The commands the headless runner reads on standard input. */

@@ -71,6 +71,10 @@ describe('terminal review commands', () => {
       stale_reason: expect.stringMatching(/^The note changed since the agent read it, and the change was proposed with expected_hash/),
     });
     expect(await run('proposals')).toMatch(/expected_hash/);
+    // accept all's summary counts what happened: nothing was applied (it said only "1 proposal"; newcomer finding, session 39).
+    expect((await run('accept all')).split('\n').pop()).toBe(
+      'Accept all: 1 proposal, 0 accepted, 1 stale; each line above says what happened.',
+    );
   });
 
   test('proposing "hello\\nworld" over "hello" shows an insertion of world, and accepts to exactly that text', async () => {
@@ -155,18 +159,18 @@ describe('terminal review commands', () => {
     const onC = await run('accept all note C note');
     expect(onC.split('\n')).toEqual([
       `Accepted 1 change of ${c.proposal_id} on C note.md; it is now accepted.`,
-      'Accept all: 1 proposal on C note, each line above says what happened.',
+      'Accept all: 1 proposal on C note, 1 accepted; each line above says what happened.',
     ]);
     expect(await disk('C note.md')).toBe('c\nmore\n');
     expect(await run('reject all key Somebody Else')).toBe('No pending changes from key "Somebody Else"; list them with "proposals".');
     const byKey = await run('reject all key Agent One');
     expect(byKey).toContain(`Rejected proposal ${a.proposal_id}; it is now rejected.`);
     expect(byKey).toContain(`Rejected proposal ${b.proposal_id}; it is now rejected.`);
-    expect(byKey.split('\n').pop()).toBe('Reject all: 2 proposals from "Agent One", each line above says what happened.');
+    expect(byKey.split('\n').pop()).toBe('Reject all: 2 proposals from "Agent One", 2 rejected; each line above says what happened.');
     expect(await run('accept all')).toBe('No pending changes.');
     expect(await run('accept all folder X')).toBe('Usage: accept all [note <path> | key <label>]');
     await call(client, 'append_note', { path: 'A', content: 'seven' });
-    expect((await run('accept all')).split('\n').pop()).toBe('Accept all: 1 proposal, each line above says what happened.');
+    expect((await run('accept all')).split('\n').pop()).toBe('Accept all: 1 proposal, 1 accepted; each line above says what happened.');
     expect(await disk('A.md')).toBe('one\ntwo\nthree\nfour\nfive\nseven\n');
   });
 

@@ -156,7 +156,7 @@ describe('review of the s23 newcomer findings', () => {
       const accepted = await run('accept all key "Cursor"');
       expect(accepted.split('\n')).toEqual([
         `Accepted 1 change of ${a.proposal_id} on Ideas.md; it is now accepted.`,
-        'Accept all: 1 proposal from "Cursor", each line above says what happened.',
+        'Accept all: 1 proposal from "Cursor", 1 accepted; each line above says what happened.',
       ]);
       const b = await call(client, 'append_note', { path: 'Ideas', content: 'two' });
       expect(await run('reject all note "Ideas"')).toContain(`Rejected proposal ${b.proposal_id}; it is now rejected.`);
