@@ -348,11 +348,11 @@ export class UnparsedFrontmatter {
    * to answer: it stays judged from its block, and the listeners hear when that is news.
    */
   private remember(file: TFile, data: string, cache: CachedMetadata): void {
+    const rules = rulesTextOf(data);
     if (this.modified.has(file.path)) {
       const now = this.current(file);
-      if (now !== null && now.block !== frontMatterInfo(rulesTextOf(data)).frontmatter) return;
+      if (now !== null && now.block !== frontMatterInfo(rules).frontmatter) return;
     }
-    const rules = rulesTextOf(data);
     if (rules !== data && frontMatterInfo(rules).exists) {
       // A note saved as UTF-16 (utf16-rules.ts): the metadata cache sees no frontmatter in it, so it stays judged
       // from its own block (as a note the cache is behind on), never by the cache's empty reading.
