@@ -5,6 +5,7 @@ import VaultMcpPlugin from '../../../src/main';
 import { NOTE_URI_PREFIX } from '../../../src/server/content/note-resources';
 import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
+import { eventuallyTrue, hitPaths } from '../../harness/server/search-hits';
 
 /**
  * A note saved as UTF-16 (Windows PowerShell 5.1's `Out-File`, Notepad's "Unicode"): the app
@@ -24,22 +25,6 @@ async function listed(client: Client, folder: string): Promise<string[]> {
   const result = await client.callTool({ name: 'list_notes', arguments: { folder } });
   expect(result.isError).toBeFalsy();
   return (result.structuredContent as { notes: Array<{ path: string }> }).notes.map((n) => n.path);
-}
-
-/** Paths of the search hits for `query`. */
-async function hitPaths(client: Client, query: string): Promise<string[]> {
-  const result = await client.callTool({ name: 'search', arguments: { query, mode: 'lexical' } });
-  expect(result.isError).toBeFalsy();
-  return (result.structuredContent as { results: Array<{ path: string }> }).results.map((r) => r.path);
-}
-
-/** Repeats `probe` every 25 ms until it returns true (the host applies disk events after a short delay). */
-async function eventually(probe: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await probe()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('condition not reached within 10 s');
 }
 
 describe('notes saved as UTF-16', () => {
@@ -78,7 +63,7 @@ describe('notes saved as UTF-16', () => {
 
   it('one another program writes later is neither read nor listed, from the first check on', async () => {
     await fsp.writeFile(file('Wide/wide-later.md'), utf16(PRIVATE_TEXT));
-    await eventually(async () => booted.app.vault.getFileByPath('Wide/wide-later.md') !== null);
+    await eventuallyTrue(async () => booted.app.vault.getFileByPath('Wide/wide-later.md') !== null);
     const read = await client.callTool({ name: 'read_note', arguments: { path: 'Wide/wide-later' } });
     expect(read.isError).toBe(true);
     expect(await listed(client, 'Wide')).toEqual(['Wide/wide-open.md']);
