@@ -22,21 +22,11 @@ import { promisify } from 'node:util';
 import { generatedQueries, heavyQueries } from '../bench/generate-vault';
 import { INDEX_FILE, INDEX_FORMAT } from '../../src/search/engine/index-file';
 import { CHROMIUM, launchChromium } from '../../test/browser/chromium';
+import { vaultNotes } from './profile-vaults';
 import type { GcPause, PassFigures, ProbeFigures, ProbeInput, TimedSlice } from './runtime-probe';
 
 /** Notes per chunk the server hands out (about 2 MB of JSON at the generator's note size). */
 const NOTES_PER_CHUNK = 1000;
-
-/** Every `.md` file under `folder` (dot-folders skipped), as [vault path, text]. */
-async function vaultNotes(folder: string, under = '', into: [string, string][] = []): Promise<[string, string][]> {
-  for (const e of await fsp.readdir(nodePath.join(folder, under), { withFileTypes: true })) {
-    if (e.name.startsWith('.')) continue;
-    const path = under === '' ? e.name : `${under}/${e.name}`;
-    if (e.isDirectory()) await vaultNotes(folder, path, into);
-    else if (e.name.endsWith('.md')) into.push([path, await fsp.readFile(nodePath.join(folder, path), 'utf8')]);
-  }
-  return into;
-}
 
 /**
  * A loopback server of the probe's files: `/` (the page), `/probe.js`, `/notes` (the chunk count),
@@ -157,10 +147,11 @@ function slicesLine(name: string, { figures, gc }: Measured): string {
     const inside = gc === null ? '' : `${pausesIn(s, gc)}; `;
     return `\n    ${s.ms.toFixed(1)} ms at ${at} (${inside}ended at ${s.endedAt})`;
   });
+  const during = gc?.filter((p) => p.at >= clockMarkMs) ?? null;
   const total =
-    gc === null
+    during === null
       ? ''
-      : `; collections in the warm start ${gc.filter((p) => p.at >= clockMarkMs).length}, longest ${Math.max(0, ...gc.filter((p) => p.at >= clockMarkMs).map((p) => p.ms)).toFixed(1)} ms`;
+      : `; collections in the warm start ${during.length}, longest ${Math.max(0, ...during.map((p) => p.ms)).toFixed(1)} ms`;
   return `  ${name}: longest slices${total}${shown.join('')}`;
 }
 

@@ -19,6 +19,7 @@ import * as nodePath from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { openIndex } from '../../src/search/engine/index-file';
 import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-engine';
+import { vaultNotes } from './profile-vaults';
 
 /** Wall and CPU time of one stage, ms, over `n` lines. */
 interface Stage {
@@ -38,16 +39,6 @@ function cpuMs(): number {
 function add(stages: Map<string, Stage>, kind: string, ms: number, cpu: number): void {
   const s = stages.get(kind) ?? { n: 0, ms: 0, cpuMs: 0, maxMs: 0 };
   stages.set(kind, { n: s.n + 1, ms: s.ms + ms, cpuMs: s.cpuMs + cpu, maxMs: Math.max(s.maxMs, ms) });
-}
-
-/** The text of every `.md` file under `folder` (dot-folders skipped), as the host's vault holds it. */
-async function noteTexts(folder: string, into: string[]): Promise<void> {
-  for (const e of await fsp.readdir(folder, { withFileTypes: true })) {
-    if (e.name.startsWith('.')) continue;
-    const path = nodePath.join(folder, e.name);
-    if (e.isDirectory()) await noteTexts(path, into);
-    else if (e.name.endsWith('.md')) into.push(await fsp.readFile(path, 'utf8'));
-  }
 }
 
 /** Runs `steps`, timing it. @returns wall ms and CPU ms */
@@ -72,7 +63,7 @@ async function main(): Promise<void> {
   const notesAt = args.indexOf('--notes');
   const held: string[] = [];
   if (notesAt >= 0) {
-    await noteTexts(args[notesAt + 1] as string, held);
+    for (const [, text] of await vaultNotes(args[notesAt + 1] as string)) held.push(text);
     console.log(`holding ${held.length} notes' text; heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`);
   }
   const head = await fsp.readFile(nodePath.join(folder, 'search-index.json'), 'utf8');

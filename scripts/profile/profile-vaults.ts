@@ -1,5 +1,5 @@
-/** The real-note vaults the profile scripts run on, made by bench runs (scripts/bench/scaling/scaling.ts). */
-import { existsSync } from 'node:fs';
+/** The real-note vaults the profile scripts run on, made by bench runs (scripts/bench/scaling/scaling.ts), and a vault's notes read into memory. */
+import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 
@@ -13,4 +13,20 @@ export function sevenCopies(): { path: string } {
   if (!existsSync(`${path}.done`))
     throw new Error(`${path} is not made yet: run npm run bench -- --only scale --scale 100000 --rows powershell-x7 once`);
   return { path };
+}
+
+/**
+ * Every `.md` file under `folder` (dot-folders and dot-files skipped), as [vault path, text]: the
+ * notes a profiler holds in memory as the host's vault does after its metadata pass.
+ * @param folder the vault's folder. @param under a subfolder's vault path (internal; '' for the root).
+ * @returns [path with `/`, UTF-8 text] per note, in directory order
+ */
+export async function vaultNotes(folder: string, under = '', into: [string, string][] = []): Promise<[string, string][]> {
+  for (const e of await fsp.readdir(nodePath.join(folder, under), { withFileTypes: true })) {
+    if (e.name.startsWith('.')) continue;
+    const path = under === '' ? e.name : `${under}/${e.name}`;
+    if (e.isDirectory()) await vaultNotes(folder, path, into);
+    else if (e.name.endsWith('.md')) into.push([path, await fsp.readFile(nodePath.join(folder, path), 'utf8')]);
+  }
+  return into;
 }
