@@ -119,9 +119,6 @@ export class TermIndex {
   /** The tombstoned documents while there are at most {@link MAX_DEAD_LISTED} of them (then null: too many to look up). */
   private deadDocs: number[] | null = [];
   private live = 0;
-  /** Per-document stamp of the query term being scored (document frequency over several expansions counts a document once). */
-  private stamps = new Uint32Array(1024);
-  private stamp = 0;
   /** The documents {@link score} lists for one term (reused by every call). */
   private listed = new Int32Array(0);
   /** Index terms by stem, for ranked queries (see stemming.ts). */
@@ -379,22 +376,14 @@ export class TermIndex {
    * @param boosts field weights, by field number
    * @param sheet receives the score (> 0) of every visible document holding the term; its
    *   values must be 0 for every document not already in its `docs` (a cleared sheet)
-   * @param within when given, only documents `d` with `within[d] === 1` are scored (the
-   *   others cannot match the query anyway); the document frequency still counts them all
    * @returns the term's idf over the view (0 when no visible document holds it)
    */
-  score(
-    expansions: readonly Expansion[],
-    boosts: ArrayLike<number>,
-    view: CorpusView,
-    sheet: ScoreSheet,
-    within: Uint8Array | null = null,
-  ): number {
+  score(expansions: readonly Expansion[], boosts: ArrayLike<number>, view: CorpusView, sheet: ScoreSheet): number {
     if (this.listed.length < this.docKey.length) this.listed = new Int32Array(this.docKey.length);
     const { values, docs } = sheet;
-    const { listed, df } = this.frequencies(expansions, boosts, view, values, this.listed, within);
+    const listed = this.frequencies(expansions, boosts, view, values, this.listed);
     // No visible holder: nothing listed, idf 0.
-    const idf = bm25Idf(view.count, df);
+    const idf = bm25Idf(view.count, listed);
     const holders = this.listed;
     let count = sheet.count;
     for (let i = 0; i < listed; i++) {
@@ -409,14 +398,16 @@ export class TermIndex {
   /**
    * One query term's BM25F pseudo-frequency in each visible document holding it, before
    * saturation (see {@link score}): `Σ_expansions Σ_fields fieldFrequency(weight · boost_f, tf_f,
-   * normalizer_f, len_f)`, added into `values[doc]` in posting order.
+   * normalizer_f, len_f)`, added into `values[doc]` in posting order. One loop for every caller,
+   * with no branch that only some callers take: V8 compiles it once from the first query's type
+   * feedback, and a later caller does not throw that code away (a `within` branch for filter
+   * queries' later terms did, at each of a phrase's first runs: docs/performance.md, session 40).
    * @param values by doc id; must be 0 for every document not yet holding this term's score
    * @param listed receives, from index 0, each document whose value this call made nonzero, in
    *   first-scored order; room for every doc id
-   * @param within when given, only documents `d` with `within[d] === 1` are scored; `df` still
-   *   counts every visible holder
-   * @returns `listed`, how many documents were listed, and `df`, the term's document frequency
-   *   over the view (each visible document holding any expansion once)
+   * @returns how many documents were listed: the term's document frequency over the view (each
+   *   visible document holding any expansion, once; every weight and boost is above 0, so each
+   *   holder's value becomes nonzero)
    */
   frequencies(
     expansions: readonly Expansion[],
@@ -424,64 +415,50 @@ export class TermIndex {
     view: CorpusView,
     values: Float64Array,
     listed: Int32Array,
-    within: Uint8Array | null = null,
-  ): { listed: number; df: number } {
-    let stamp = 0;
-    if (within !== null) {
-      if (this.stamps.length < this.docKey.length) this.stamps = grow(this.stamps, this.docKey.length);
-      if (++this.stamp === 0xffffffff) {
-        this.stamps.fill(0);
-        this.stamp = 1;
-      }
-      stamp = this.stamp;
-    }
+  ): number {
     const normalizer = lengthNormalizers(view.fieldTotal, view.count, BM25F);
     const { visible } = view;
-    const { stamps, fieldLen } = this;
+    const { fieldLen } = this;
     // The expansion's weight times each field's boost, once per expansion (the same products the loop would take per posting).
     const weights = new Float64Array(FIELD_COUNT);
     // fieldFrequency's denominator is (1 − b) + normalizer · len, summed in that order here too: the same values (as in block-bounds.ts).
     const base = 1 - BM25F.b;
     const fieldMask = (1 << FIELD_BITS) - 1;
-    // Without `within`, every visible holder is scored and listed once (its value, 0 before, becomes > 0): they are the document frequency, no stamp needed.
     let n = 0;
-    let df = 0;
     for (const e of expansions) {
       for (let f = 0; f < FIELD_COUNT; f++) weights[f] = e.weight * boosts[f];
       // The list's postings decoded in this loop (PostingCursor.next's varints, postingField, postingFrequency, fieldFrequency):
       // one loop with no call per posting, which a prefix of 400 terms runs half a million times, most of it before V8 optimizes it.
+      // Each varint is read by a loop whose body runs for every byte, the first too: every operation of it has run once the first
+      // posting is read, so V8's code for it never meets one without type feedback. A second loop for the bytes after the first
+      // ran only for a large gap or frequency; the first list with one then threw the compiled loop away (a common word's first
+      // query: docs/performance.md, session 40).
       const bytes = this.post.listBytes(e.id);
       const end = bytes.length;
       let doc = 0;
       for (let at = 0; at < end;) {
-        let b = bytes[at++];
-        let v = b & 127;
-        for (let scale = 128; b > 127; scale *= 128) {
+        let b = 0;
+        let scale = 1;
+        do {
           b = bytes[at++];
-          v += (b & 127) * scale;
-        }
-        doc += v;
-        b = bytes[at++];
-        let code = b & 127;
-        for (let scale = 128; b > 127; scale *= 128) {
+          doc += (b & 127) * scale;
+          scale *= 128;
+        } while (b > 127);
+        let code = 0;
+        scale = 1;
+        do {
           b = bytes[at++];
           code += (b & 127) * scale;
-        }
+          scale *= 128;
+        } while (b > 127);
         if (visible[doc] !== 1) continue;
-        if (within !== null) {
-          if (stamps[doc] !== stamp) {
-            stamps[doc] = stamp;
-            df++;
-          }
-          if (within[doc] !== 1) continue;
-        }
         const f = code & fieldMask;
         const x = (weights[f] * (code >>> FIELD_BITS)) / (base + normalizer[f] * fieldLen[doc * FIELD_COUNT + f]);
         if (values[doc] === 0) listed[n++] = doc;
         values[doc] += x;
       }
     }
-    return { listed: n, df: within === null ? n : df };
+    return n;
   }
 
   /**
@@ -784,7 +761,6 @@ export class TermIndex {
     const perDoc =
       this.fieldLen.byteLength +
       this.dead.byteLength +
-      this.stamps.byteLength +
       this.listed.byteLength +
       this.counts.byteLength +
       this.seen.byteLength;

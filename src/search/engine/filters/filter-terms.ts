@@ -1,6 +1,6 @@
 import { BM25F, bm25Idf, bm25Saturate } from '../ranked/bm25';
 import type { ExpandMode, Expansion, TermIndex } from '../term-index';
-import type { CorpusView, ScoreSheet } from '../corpus-view';
+import { zeroAt, type CorpusView, type ScoreSheet } from '../corpus-view';
 import { queryTerms } from '../text/tokenizer';
 
 /** How one word or phrase of a filter query (any query with an operator) is looked up and scored in the term index. */
@@ -39,7 +39,7 @@ export class FilterScratch {
   pending = new Float64Array(0);
   /** The documents TermIndex.frequencies lists for a later term. */
   listed = new Int32Array(0);
-  /** 1 for the documents still in the running, by doc id (cleared before each use). */
+  /** 1 for the documents still in the running of an excluded word of several terms, by doc id (cleared before each use). */
   within = new Uint8Array(0);
   /** Buffers of score arrays given back, all zero. */
   private readonly freeValues: ArrayBuffer[] = [];
@@ -128,31 +128,33 @@ export function scoreFilterWord(
   let step = 0;
   for (const { found } of order) {
     const last = step === order.length - 1;
-    const within = step === 0 ? null : scratch.within;
     if (values === null) {
       const sheet = scratch.lend(span);
       values = sheet.values;
       docs = sheet.docs;
       if (scored && !last) {
-        const first = index.frequencies(found, boosts, view, values, docs);
-        held = first.listed;
-        firstIdf = bm25Idf(view.count, first.df);
+        held = index.frequencies(found, boosts, view, values, docs);
+        firstIdf = bm25Idf(view.count, held);
         unsaturated = true;
       } else {
-        if (scored) index.score(found, boosts, view, sheet, within);
-        else index.mark(found, view, sheet, within);
+        if (scored) index.score(found, boosts, view, sheet);
+        else index.mark(found, view, sheet);
         held = sheet.count;
       }
     } else if (scored) {
+      // Every visible holder of the term is read (its count is the idf's document frequency), those out of the running too:
+      // the same loop ranked queries run, so V8's code for it serves both (docs/performance.md, session 40).
       const { pending, listed } = scratch;
-      const idf = bm25Idf(view.count, index.frequencies(found, boosts, view, pending, listed, within).df);
+      const holders = index.frequencies(found, boosts, view, pending, listed);
+      const idf = bm25Idf(view.count, holders);
       // TermIndex.score's saturation as each note still in the running is kept, in their order (the list is the query's candidate
       // order); the last term's pass also takes the factor.
       held = keepHolders(docs, held, values, pending, idf, unsaturated ? firstIdf : -1, last ? terms.length : 1);
+      zeroAt(pending, listed, holders);
       unsaturated = false;
     } else {
       const sheet = scratch.lend(span);
-      index.mark(found, view, sheet, within);
+      index.mark(found, view, sheet, scratch.within);
       let kept = 0;
       for (let i = 0; i < held; i++) {
         const doc = docs[i];
@@ -167,18 +169,23 @@ export function scoreFilterWord(
     }
     if (held === 0 || ++step === order.length) break;
     scratch.cover(span);
-    const marks = scratch.within;
-    marks.fill(0);
-    for (let i = 0; i < held; i++) marks[docs[i]] = 1;
+    // An excluded word's later terms only mark the notes still in the running (TermIndex.mark's `within`).
+    if (!scored) markWithin(scratch.within, docs, held);
   }
   return { values: values ?? new Float64Array(0), docs: docs.subarray(0, held), expansions };
+}
+
+/** Sets `within` to 1 at the first `held` doc ids of `docs` and 0 elsewhere. */
+function markWithin(within: Uint8Array, docs: Int32Array, held: number): void {
+  within.fill(0);
+  for (let i = 0; i < held; i++) within[docs[i]] = 1;
 }
 
 /**
  * One later term's pass over the notes still in the running (`docs` 0 to `held`): a note whose
  * `pending` pseudo-frequency is above 0 keeps its value plus the term's saturated score (the sum
- * times `factor`), moved down in place in `docs`; any other is ruled out (value 0). Every
- * `pending` entry of them is zero again after. Its own function, over typed arrays, so V8
+ * times `factor`), moved down in place in `docs`; any other is ruled out (value 0). `pending` is
+ * left as it is (the caller zeroes every holder it listed). Its own function, over typed arrays, so V8
  * compiles the loop alone (70k notes a common phrase at 100k notes; the pushes onto a growing
  * array it made before cost ten times the arithmetic).
  * @param firstIdf the first term's idf when `values` still holds its unsaturated pseudo-frequencies (saturated here), else -1
@@ -197,7 +204,6 @@ function keepHolders(
   for (let i = 0; i < held; i++) {
     const doc = docs[i];
     const x = pending[doc];
-    pending[doc] = 0;
     const other = x > 0 ? bm25Saturate(x, idf, BM25F) : 0;
     if (other > 0) {
       values[doc] = ((firstIdf >= 0 ? bm25Saturate(values[doc], firstIdf, BM25F) : values[doc]) + other) * factor;

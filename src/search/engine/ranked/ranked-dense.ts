@@ -5,7 +5,7 @@ import { postingField, postingFrequency } from '../postings/posting-codec';
 import type { PostingCursor } from '../postings/posting-lists';
 import { titleFactor, titleNamed, type RankedHits, type RankedPlan, type RankingScratch } from './ranked-search';
 import type { TermIndex } from '../term-index';
-import type { CorpusView } from '../corpus-view';
+import { zeroAt, type CorpusView } from '../corpus-view';
 import type { TitleStemTable } from './title-stems';
 import { LargestValues, TopCandidates } from './top-k';
 
@@ -93,18 +93,10 @@ export function denseScores(
   scratch.begin(view.visible.length);
   const { values, holders } = scratch;
   // The sparse word's pseudo-frequencies by doc id (TermIndex.frequencies, as rankedScores reads them), zeroed again before returning.
-  const listed = sparse < 0 ? 0 : index.frequencies(plan.terms[sparse].expansions, boosts, view, values, holders).listed;
+  const listed = sparse < 0 ? 0 : index.frequencies(plan.terms[sparse].expansions, boosts, view, values, holders);
   const hits = denseHits(plan, index, view, titles, scratch, page, readers, sparse, listed, scale);
   zeroAt(values, holders, listed);
   return hits;
-}
-
-/**
- * Sets `values[holders[i]]` to 0 for the first `listed` holders. A function of its own: denseScores runs once a
- * query, too seldom for V8 to compile it soon, and this loop (tens of thousands of holders) would run interpreted.
- */
-function zeroAt(values: Float64Array, holders: Int32Array, listed: number): void {
-  for (let i = 0; i < listed; i++) values[holders[i]] = 0;
 }
 
 /**

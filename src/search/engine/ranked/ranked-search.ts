@@ -192,9 +192,9 @@ export function rankedScores(
   // A plan of one term: each holder's final score is known as its sum is (it holds every term), and is offered then: no second pass.
   let ranking: Ranking | null = null;
   for (const term of plan.terms) {
-    const { listed, df } = index.frequencies(term.expansions, boosts, view, values, holders);
+    const listed = index.frequencies(term.expansions, boosts, view, values, holders);
     // TermIndex.score's saturation, taken here as each holder is summed (no visible holder: idf 0, nothing listed).
-    const idf = bm25Idf(view.count, df);
+    const idf = bm25Idf(view.count, listed);
     idfs.push(idf > 0 ? idf : absentIdf(view));
     if (all === 1) ranking = rankingOf(plan, titles, n, idfs, listed, page);
     // Holders of many lists come listed out of doc order: when they are many, they are visited in doc order instead (each one's value is above 0), so the per-note arrays are read in order.

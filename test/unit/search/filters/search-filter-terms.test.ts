@@ -64,11 +64,14 @@ describe('scoreFilterWord with a scratch kept between calls', () => {
     index.add('a.md', fields('', 'ab cd'));
     index.add('b.md', fields('', 'ab'));
     index.add('c.md', fields('', 'cd ab ab'));
+    // A holder of the later term alone: out of the running, yet counted in that term's document frequency.
+    index.add('d.md', fields('', 'cd cd'));
     const view = index.view(() => true);
     const exact = (): ExpandMode => ({ prefix: false, fuzzy: false });
     const both = scoreFilterWord(index, 'ab cd', exact, FIELD_BOOSTS, view, new FilterScratch());
     expect(Array.from(both.docs).sort()).toEqual([0, 2]);
     expect(both.values[1]).toBe(0);
+    expect(both.values[3]).toBe(0);
     expect(both.values[0]).toBeGreaterThan(0);
     // Each term's score over the same view, summed and times the two terms (the filter's quality factor).
     const one = (word: string): Float64Array => scoreFilterWord(index, word, exact, FIELD_BOOSTS, view, new FilterScratch()).values;
