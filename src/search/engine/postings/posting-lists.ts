@@ -64,19 +64,23 @@ export class PostingCursor {
     let at = this.at;
     if (at >= this.end) return false;
     const bytes = this.bytes;
-    let b = bytes[at++];
-    let v = b & 127;
-    for (let scale = 128; b > 127; scale *= 128) {
+    // Each varint's loop body runs for its first byte too, so V8's code for it has seen every operation (TermIndex.frequencies).
+    let b = 0;
+    let v = 0;
+    let scale = 1;
+    do {
       b = bytes[at++];
       v += (b & 127) * scale;
-    }
+      scale *= 128;
+    } while (b > 127);
     this.doc += v;
-    b = bytes[at++];
-    v = b & 127;
-    for (let scale = 128; b > 127; scale *= 128) {
+    v = 0;
+    scale = 1;
+    do {
       b = bytes[at++];
       v += (b & 127) * scale;
-    }
+      scale *= 128;
+    } while (b > 127);
     this.code = v;
     this.at = at;
     return true;
@@ -220,15 +224,19 @@ export class PostingLists {
         const start = at;
         let doc = 0;
         // Two varints a posting: the doc's distance, then the code; each below 2^32, in its shortest form, within the list.
+        // Every check runs for the first byte too (as in PostingCursor.next), so V8's code for the loop has seen each of them.
         for (let half = 0; half < 2; half++) {
-          let b = data[at++];
-          let v = b & 127;
-          for (let scale = 128; b > 127; scale *= 128) {
+          let b = 0;
+          let v = 0;
+          let scale = 1;
+          do {
             if (at >= end || scale > 1 << 28) throw damaged();
             b = data[at++];
-            if (b === 0) throw damaged();
+            // A last byte of 0 after others is a longer form than the shortest.
+            if (b === 0 && scale > 1) throw damaged();
             v += (b & 127) * scale;
-          }
+            scale *= 128;
+          } while (b > 127);
           if (v > 0xffffffff || (half === 0 && at >= end)) throw damaged();
           if (half === 0) doc = last + v;
         }
