@@ -758,12 +758,7 @@ export class TermIndex {
     // The dense terms' bits and window bounds count with the lists' block bounds.
     const dense = this.dense.bytes();
     const [postings, postingsUsed] = [allocated + dense, used + dense];
-    const perDoc =
-      this.fieldLen.byteLength +
-      this.dead.byteLength +
-      this.listed.byteLength +
-      this.counts.byteLength +
-      this.seen.byteLength;
+    const perDoc = this.fieldLen.byteLength + this.dead.byteLength + this.listed.byteLength + this.counts.byteLength + this.seen.byteLength;
     return { postings, postingsUsed, docTerms: this.docTerms.bytes(), perDoc };
   }
 }
