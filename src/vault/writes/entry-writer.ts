@@ -199,12 +199,7 @@ export class EntryWriter {
     scope: AccessScope,
     fresh = false,
   ): Promise<PreparedWrite> {
-    if (this.folderAt(rawPath, scope)) {
-      throw new ToolError(
-        'invalid_argument',
-        `${quoteInput(rawPath)} is a folder; delete_note deletes notes only, so delete its notes one by one.`,
-      );
-    }
+    this.assertNotFolder(rawPath, scope);
     const file = writableNote(this.notes, rawPath, scope);
     // Judged on the disk before the note is read through its path: the text read is logged and a revert restores it (verifier s30 F1).
     placeCheck(this.notes.policy, file)();
@@ -436,6 +431,21 @@ export class EntryWriter {
   /** The folder or writable note a move starts from. */
   private sourceEntry(rawPath: string, scope: AccessScope): TAbstractFile {
     return this.folderAt(rawPath, scope) ?? writableNote(this.notes, rawPath, scope);
+  }
+
+  /**
+   * Refuses a delete of a folder ({@link folderAt}: a note the key sees at `rawPath` with `.md` comes first) with a sentence
+   * saying that only notes are deleted. Asked before the note is looked up, on every route a delete takes (force and propose),
+   * so a folder gets this answer rather than the note lookup's "is a folder; call list_notes".
+   * @throws ToolError('invalid_argument') when `rawPath` names a folder
+   */
+  assertNotFolder(rawPath: string, scope: AccessScope): void {
+    if (this.folderAt(rawPath, scope)) {
+      throw new ToolError(
+        'invalid_argument',
+        `${quoteInput(rawPath)} is a folder; delete_note deletes notes only, so delete its notes one by one.`,
+      );
+    }
   }
 
   /**

@@ -128,6 +128,7 @@ export class NoteWriter {
   async apply(request: WriteRequest, scope: AccessScope, hold: HoldRule | null = null): Promise<WriteResult | HeldWrite> {
     if (request.kind === 'create' || request.kind === 'folder' || request.kind === 'move')
       return this.applyWithRetries(request, scope, hold);
+    if (request.kind === 'delete') this.entries.assertNotFolder(request.path, scope);
     const file = writableNote(this.notes, request.path, scope);
     const checkedAt = file.path;
     const appendMode =

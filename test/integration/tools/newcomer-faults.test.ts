@@ -260,3 +260,20 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
     });
   });
 });
+
+// Session 40's newcomer: delete_note on a folder answered as read_note does ("call list_notes ... to see its notes"),
+// which does not say that a folder cannot be deleted. Both key modes now say so, and the folder is untouched.
+describe.each(['force', 'propose'] as const)('delete_note on a folder, %s key', (mode) => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode });
+
+  it('says that only notes are deleted, with or without the trailing slash, and deletes nothing', async () => {
+    for (const path of ['Projects', 'Projects/']) {
+      expect(await env.callError('delete_note', { path, confirm: true })).toBe(
+        `'${path}' is a folder; delete_note deletes notes only, so delete its notes one by one.`,
+      );
+    }
+    expect(fs.existsSync(nodePath.join(env.dir, 'Projects', 'Alpha', 'Budget.md'))).toBe(true);
+    // A note beside it is still deleted (force) or staged (propose) as usual.
+    expect((await env.call('delete_note', { path: 'Ideas', confirm: true })).status).toBe(mode === 'force' ? 'applied' : 'pending');
+  });
+});
