@@ -21,6 +21,9 @@ import { BaseChangedError, hashNotApplicable, MoveBlockedError, takenError } fro
 import type { WriteLock } from './write-lock';
 import type { PreparedWrite, WriteResult } from './write-types';
 
+/** What a refusal of a folder-naming path says of the rule (NotePolicy.namesFolder). */
+const FOLDER_ENDINGS = "a path ending in '/', '/.' or '/..' names a folder";
+
 /** Prepared writes that create, move or delete whole entries. */
 type EntryWrite = Extract<PreparedWrite, { kind: 'create' | 'folder' | 'move' | 'delete' }>;
 
@@ -72,7 +75,7 @@ export class EntryWriter {
     if (this.notes.policy.namesFolder(rawPath)) {
       throw new ToolError(
         'invalid_argument',
-        `${quoteInput(rawPath)} ends with '/', which names a folder; give a note path such as 'Folder/Note.md', or call create_folder.`,
+        `${quoteInput(rawPath)} names ${this.folderNamed(rawPath)} (${FOLDER_ENDINGS}); give a note path such as 'Folder/Note.md', or call create_folder.`,
       );
     }
     const path = this.notes.policy.checkedPath(withMarkdownExtension(this.notes.policy.normalizePath(rawPath, scope)), scope);
@@ -139,7 +142,7 @@ export class EntryWriter {
     if (isNote && this.notes.policy.namesFolder(rawTo)) {
       throw new ToolError(
         'invalid_argument',
-        `${quoteInput(rawTo)} ends with '/', which names a folder; give the note's whole new path, such as '${rawTo.trim().replace(/[\\/]+$/, '')}/${source.name}'.`,
+        `${quoteInput(rawTo)} names ${this.folderNamed(rawTo)} (${FOLDER_ENDINGS}); give the note's whole new path, such as '${[this.notes.policy.spelledPath(rawTo), source.name].filter((part) => part !== '').join('/')}'.`,
       );
     }
     // The target first: a target outside the key's folders is the refusal to hear, before the notes linking in.
@@ -446,6 +449,16 @@ export class EntryWriter {
         `${quoteInput(rawPath)} is a folder; delete_note deletes notes only, so delete its notes one by one.`,
       );
     }
+  }
+
+  /**
+   * A refusal's words for the folder a path that names one ({@link NotePolicy.namesFolder}) names, by the path's own spelling
+   * (no lookup: it tells nothing of the vault): `the vault root` (`Test/..`) or `the folder 'Test'` (`Test/`, `Test/x/..`).
+   * @throws ToolError as NotePolicy.spelledPath's path rules (a path out of the vault)
+   */
+  private folderNamed(rawPath: string): string {
+    const path = this.notes.policy.spelledPath(rawPath);
+    return path === '' ? 'the vault root' : `the folder '${path}'`;
   }
 
   /**

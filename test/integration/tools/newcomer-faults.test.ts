@@ -247,10 +247,30 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
 
     it('a note moved to a path ending in / is refused with the whole path to give, never renamed to <folder>.md', async () => {
       const text = await callError('move_note', { path: 'Ideas', to: 'Archive/' });
-      expect(text).toBe("'Archive/' ends with '/', which names a folder; give the note's whole new path, such as 'Archive/Ideas.md'.");
+      expect(text).toBe(
+        "'Archive/' names the folder 'Archive' (a path ending in '/', '/.' or '/..' names a folder); give the note's whole new path, such as 'Archive/Ideas.md'.",
+      );
       expect(fs.existsSync(nodePath.join(env.dir, 'Archive.md'))).toBe(false);
       expect(fs.existsSync(nodePath.join(env.dir, 'Ideas.md'))).toBe(true);
-      expect(await callError('create_note', { path: 'New%2F', content: 'x' })).toMatch(/ends with '\/', which names a folder/);
+      expect(await callError('create_note', { path: 'New%2F', content: 'x' })).toMatch(
+        /^'New%2F' names the folder 'New' \(a path ending in/,
+      );
+    });
+
+    // Session 40's newcomer: 'Test/..' was said to "end with '/'", and move_note suggested 'Test/../Mover.md' (the vault root's
+    // Mover.md). The answer names the folder the path names, and the suggestion is a path in it.
+    it("a path ending in '/.' or '/..' is refused naming the folder it names, and move_note suggests a path inside it", async () => {
+      expect(await callError('create_note', { path: 'Projects/..', content: 'x' })).toBe(
+        "'Projects/..' names the vault root (a path ending in '/', '/.' or '/..' names a folder); give a note path such as 'Folder/Note.md', or call create_folder.",
+      );
+      expect(await callError('create_note', { path: 'Projects/Alpha/.', content: 'x' })).toMatch(
+        /^'Projects\/Alpha\/\.' names the folder 'Projects\/Alpha' /,
+      );
+      expect(await callError('move_note', { path: 'Ideas', to: 'Projects/Alpha/..' })).toBe(
+        "'Projects/Alpha/..' names the folder 'Projects' (a path ending in '/', '/.' or '/..' names a folder); give the note's whole new path, such as 'Projects/Ideas.md'.",
+      );
+      expect(await callError('move_note', { path: 'Ideas', to: 'Projects/..' })).toMatch(/names the vault root .* such as 'Ideas\.md'\.$/);
+      expect(fs.existsSync(nodePath.join(env.dir, 'Ideas.md'))).toBe(true);
     });
 
     it('a folder still moves and lists with a trailing slash', async () => {

@@ -266,10 +266,10 @@ function storedOtherwise(resolved: PropertyPatch, before: Record<string, unknown
     const sent = inputExcerpt(JSON.stringify(given));
     const hashes =
       key.toLowerCase() === 'tags' && JSON.stringify(given).includes('#') ? " (a tag in properties is written without '#')" : '';
-    if (Array.isArray(given)) out.push(`${quoteInput(key)} was stored as ${stored}${hashes}.`);
+    if (Array.isArray(given)) out.push(`${quoteInput(key)} is stored as ${stored}${hashes}.`);
     else if (LIST_PROPERTIES.has(key.toLowerCase()))
-      out.push(`${quoteInput(key)} is a list in Obsidian, so ${sent} was stored as ${stored}${hashes}.`);
-    else if (Array.isArray(before[key])) out.push(`${quoteInput(key)} is a list in this note, so ${sent} was stored as ${stored}.`);
+      out.push(`${quoteInput(key)} is a list in Obsidian, so ${sent} is stored as ${stored}${hashes}.`);
+    else if (Array.isArray(before[key])) out.push(`${quoteInput(key)} is a list in this note, so ${sent} is stored as ${stored}.`);
   }
   return out;
 }

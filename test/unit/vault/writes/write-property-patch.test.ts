@@ -36,12 +36,12 @@ describe('patchFrontmatterText', () => {
     const tags = patchFrontmatterText('body\n', { tags: '#notatag' }, 'N.md');
     expect(tags.text).toBe('---\ntags:\n  - notatag\n---\nbody\n');
     expect(tags.note).toBe(
-      `'tags' is a list in Obsidian, so "#notatag" was stored as ["notatag"] (a tag in properties is written without '#').`,
+      `'tags' is a list in Obsidian, so "#notatag" is stored as ["notatag"] (a tag in properties is written without '#').`,
     );
     const listed = patchFrontmatterText('---\nrelated: [a]\n---\n', { related: 'b', aliases: [' A ', 'B'], tags: ['#x', 'y'] }, 'N.md');
     expect(listed.note).toBe(
-      `'related' is a list in this note, so "b" was stored as ["b"]. 'aliases' was stored as ["A","B"]. ` +
-        `'tags' was stored as ["x","y"] (a tag in properties is written without '#').`,
+      `'related' is a list in this note, so "b" is stored as ["b"]. 'aliases' is stored as ["A","B"]. ` +
+        `'tags' is stored as ["x","y"] (a tag in properties is written without '#').`,
     );
     expect(patchFrontmatterText('body\n', { tags: ['x'], status: 'done' }, 'N.md').note).toBeUndefined();
   });
