@@ -297,3 +297,19 @@ describe.each(['force', 'propose'] as const)('delete_note on a folder, %s key', 
     expect((await env.call('delete_note', { path: 'Ideas', confirm: true })).status).toBe(mode === 'force' ? 'applied' : 'pending');
   });
 });
+
+// Session 40's newcomer: move_note to 'Archive', where a folder 'Archive/' is, made 'Archive.md' beside it with no word of it
+// (the documented reading: beside a folder, a name without '/' is the note). The answer now says so and gives the path into it.
+describe.each(['force', 'propose'] as const)('move_note to the name of a folder, %s key', (mode) => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode });
+
+  it("notes that the folder is there and names the path into it; '.md' given, or no folder there, gets no remark", async () => {
+    const beside = await env.call('move_note', { path: 'Ideas', to: 'Archive' });
+    expect(beside[mode === 'force' ? 'path' : 'to']).toBe('Archive.md');
+    expect(beside.note).toBe(
+      "'Archive' is also a folder: this moves the note to 'Archive.md' beside it; to move it into the folder, give 'Archive/Ideas.md'.",
+    );
+    expect((await env.call('move_note', { path: 'Inbox', to: 'Projects.md' })).note).toBeUndefined();
+    expect((await env.call('move_note', { path: 'Home', to: 'Nowhere/Home' })).note).toBeUndefined();
+  });
+});
