@@ -69,6 +69,8 @@ describe('parseQuery', () => {
     ['file:Canvas', 'file:Canvas'],
     ['tag:#Project', 'tag:project'],
     ['tag:project/alpha', 'tag:project/alpha'],
+    // Quoted, a tag name is taken as it is (the bare forms tag:-x and tag:x/ are refused below).
+    ['tag:"-project"', 'tag:-project'],
     ['[status]', '[status]'],
     ['[status:done]', '[status~done]'],
     ['[status:"in progress"]', '[status~in progress]'],
@@ -149,6 +151,14 @@ describe('parseQuery', () => {
     ['path:', /path: at character 1 without a value/],
     ['a file:', /file: at character 3 without a value/],
     ['tag:#', /tag: at character 1 without a tag name/],
+    // Session 40's newcomer: these found nothing, unexplained; the refusal says what the query likely meant.
+    [
+      'budget tag:-project',
+      /has 'tag:-project' at character 8, a tag name starting with '-'; .*write '-tag:project'; .*quote it: tag:"-project"/,
+    ],
+    ['tag:#-project', /a tag name starting with '-'; .*write '-tag:project'/],
+    ['tag:project/', /has 'tag:project\/' at character 1, ending in '\/'; 'tag:project' finds that tag and every tag nested under it/],
+    ['tag:#work/sub//', /ending in '\/'; 'tag:work\/sub' finds/],
     ['[status', /without a matching '\]'/],
     ['[:x]', /without a property name/],
     // A wikilink is not a property filter named `[Ana Ruiz` (it found nothing, unexplained): the refusal says what finds links.

@@ -1,4 +1,4 @@
-import { quoteInput, ToolError } from '../../../errors';
+import { inputExcerpt, quoteInput, ToolError } from '../../../errors';
 import type { CompareOp, QueryNode } from './query-ast';
 import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query-literals';
 import { isOperator, isScopeOperator, operatorExample } from './query-operators';
@@ -315,6 +315,17 @@ class QueryParser {
     if (name === 'tag') {
       const tag = value.replace(/^#/, '').toLowerCase();
       if (tag === '') this.fail(`has tag: at character ${at + 1} without a tag name; write it as tag:#name or tag:name`);
+      // Bare forms that find nothing in a vault of ordinary tags, and read as something else: a quoted name is taken as it is.
+      if (ch !== '"' && tag.startsWith('-')) {
+        this.fail(
+          `has ${quoteInput(`tag:${value}`)} at character ${at + 1}, a tag name starting with '-'; to leave out the notes with a tag, write ${quoteInput(`-tag:${tag.slice(1)}`)}; for a tag that starts with '-', quote it: tag:"${inputExcerpt(value)}"`,
+        );
+      }
+      if (ch !== '"' && tag.endsWith('/') && tag.replace(/\/+$/, '') !== '') {
+        this.fail(
+          `has ${quoteInput(`tag:${value}`)} at character ${at + 1}, ending in '/'; ${quoteInput(`tag:${tag.replace(/\/+$/, '')}`)} finds that tag and every tag nested under it`,
+        );
+      }
       return { kind: 'tag', tag };
     }
     return { kind: 'property', name: value, test: { op: 'exists' } };
