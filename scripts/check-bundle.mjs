@@ -384,8 +384,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.6 KB (session 40): move_note's note when a note is moved beside a folder of the name given (`to: "Archive"` beside
  * `Archive/`), refusals of a folder-naming path that name the folder it names, delete_note's folder check on a force key's route.
  * +0.4 KB (session 40): search refuses a bare `tag:-name` and `tag:name/` (each found nothing, unexplained) with what to write.
+ * +0.4 KB (session 40): a property filter's name may be quoted (`["due: soft"]`), so a name holding a colon can be searched.
  */
-const BUDGET_BYTES = 909_800;
+const BUDGET_BYTES = 910_200;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -376,8 +376,7 @@ class QueryParser {
     }
     const close = i;
     const inner = this.src.slice(open + 1, close);
-    const colon = inner.indexOf(':');
-    const name = (colon < 0 ? inner : inner.slice(0, colon)).trim();
+    const { name, colon } = this.propertyName(inner, open);
     if (name === '') {
       this.fail(`has a property filter at character ${open + 1} without a property name; write it as [name] or [name:value]`);
     }
@@ -410,6 +409,25 @@ class QueryParser {
       return { kind: 'property', name, test: { op: 'compare', cmp: cmp[1] as CompareOp, value } };
     }
     return this.valueQuery(name, open + 2 + colon, close);
+  }
+
+  /**
+   * The property name of a filter's inside `inner` (between `[` at `open` and `]`) and where its value's colon is (-1: none).
+   * A name in double quotes is taken whole, colons and all (`["due: soft"]`, `["due: soft":2026-01-01]`; `\"` for a quote inside it),
+   * since a property's name may hold a colon that the first colon would otherwise cut; else the name is the text before the
+   * first colon.
+   */
+  private propertyName(inner: string, open: number): { name: string; colon: number } {
+    const quoted = /^\s*"((?:[^"\\]|\\.)*)"\s*/.exec(inner);
+    if (quoted === null) {
+      const colon = inner.indexOf(':');
+      return { name: (colon < 0 ? inner : inner.slice(0, colon)).trim(), colon };
+    }
+    const rest = inner.slice(quoted[0].length);
+    if (rest !== '' && !rest.startsWith(':')) {
+      this.fail(`has the property filter at character ${open + 1} with text after its quoted name; write it as ["name"] or ["name":value]`);
+    }
+    return { name: quoted[1].replace(/\\(.)/g, '$1'), colon: rest === '' ? -1 : quoted[0].length };
   }
 
   /** The sub-query of a property value between `from` and `to` (exclusive), each of its terms tested on property `name`. */
