@@ -1,10 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import VaultMcpPlugin from '../../../src/main';
 import { NOTE_URI_PREFIX } from '../../../src/server/content/note-resources';
-import { bootPlugin, connectClient, type BootedPlugin } from '../../harness/boot-plugin';
-import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
+import { bootFilesEnv } from '../../harness/edits/write-helpers';
 import { eventuallyTrue, hitPaths } from '../../harness/server/search-hits';
 
 /**
@@ -28,45 +26,38 @@ async function listed(client: Client, folder: string): Promise<string[]> {
 }
 
 describe('notes saved as UTF-16', () => {
-  let booted: BootedPlugin<VaultMcpPlugin>;
-  let client: Client;
-  let copy: Awaited<ReturnType<typeof copyToTemp>>;
-  const file = (p: string): string => nodePath.join(copy.dir, ...p.split('/'));
+  let env: Awaited<ReturnType<typeof bootFilesEnv>>;
+  const file = (p: string): string => nodePath.join(env.dir, ...p.split('/'));
 
   beforeAll(async () => {
-    copy = await copyToTemp(DEMO_VAULT);
-    await fsp.mkdir(file('Wide'));
-    await fsp.writeFile(file('Wide/wide-private.md'), utf16(PRIVATE_TEXT));
-    await fsp.writeFile(file('Wide/wide-open.md'), utf16('---\ntitle: open\n---\nwide open words\n'));
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir });
-    client = await connectClient(booted.url, booted.token);
+    env = await bootFilesEnv('vault-mcp-utf16-', {
+      'Home.md': '# Home\n',
+      'Wide/wide-private.md': utf16(PRIVATE_TEXT),
+      'Wide/wide-open.md': utf16('---\ntitle: open\n---\nwide open words\n'),
+    });
   });
-  afterAll(async () => {
-    await client?.close();
-    await booted?.stop();
-    await copy?.cleanup();
-  });
+  afterAll(async () => env?.done());
 
   it('one there at the start is neither read, listed nor found; one without rules is served as read', async () => {
-    const read = await client.callTool({ name: 'read_note', arguments: { path: 'Wide/wide-private' } });
+    const read = await env.client.callTool({ name: 'read_note', arguments: { path: 'Wide/wide-private' } });
     expect(read.isError).toBe(true);
     expect(JSON.stringify(read)).not.toContain('Z\\u0000Q');
-    expect(await listed(client, 'Wide')).toEqual(['Wide/wide-open.md']);
-    expect(await hitPaths(client, 'wide')).not.toContain('Wide/wide-private.md');
-    const batch = await client.callTool({ name: 'read_notes', arguments: { paths: ['Wide/wide-private', 'Wide/wide-open'] } });
+    expect(await listed(env.client, 'Wide')).toEqual(['Wide/wide-open.md']);
+    expect(await hitPaths(env.client, 'wide')).not.toContain('Wide/wide-private.md');
+    const batch = await env.client.callTool({ name: 'read_notes', arguments: { paths: ['Wide/wide-private', 'Wide/wide-open'] } });
     expect(JSON.stringify(batch)).not.toContain('Z\\u0000Q');
     expect(JSON.stringify(batch)).toContain('w\\u0000i\\u0000d\\u0000e');
-    await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}Wide/wide-private.md` })).rejects.toThrow();
-    const open = await client.callTool({ name: 'read_note', arguments: { path: 'Wide/wide-open' } });
+    await expect(env.client.readResource({ uri: `${NOTE_URI_PREFIX}Wide/wide-private.md` })).rejects.toThrow();
+    const open = await env.client.callTool({ name: 'read_note', arguments: { path: 'Wide/wide-open' } });
     expect(open.isError).toBeFalsy();
   });
 
   it('one another program writes later is neither read nor listed, from the first check on', async () => {
     await fsp.writeFile(file('Wide/wide-later.md'), utf16(PRIVATE_TEXT));
-    await eventuallyTrue(async () => booted.app.vault.getFileByPath('Wide/wide-later.md') !== null);
-    const read = await client.callTool({ name: 'read_note', arguments: { path: 'Wide/wide-later' } });
+    await eventuallyTrue(async () => env.booted.app.vault.getFileByPath('Wide/wide-later.md') !== null);
+    const read = await env.client.callTool({ name: 'read_note', arguments: { path: 'Wide/wide-later' } });
     expect(read.isError).toBe(true);
-    expect(await listed(client, 'Wide')).toEqual(['Wide/wide-open.md']);
-    expect(await hitPaths(client, 'later')).not.toContain('Wide/wide-later.md');
+    expect(await listed(env.client, 'Wide')).toEqual(['Wide/wide-open.md']);
+    expect(await hitPaths(env.client, 'later')).not.toContain('Wide/wide-later.md');
   });
 });
