@@ -12,6 +12,17 @@ export const MAX_SUGGESTIONS = 5;
  */
 const THRESHOLD = 0.4;
 
+/**
+ * How close each word of what was asked for must be, somewhere in a suggested note's name, aliases
+ * or path: the edits it takes to find the word, as a share of its length, rounded up (so a swap of
+ * two letters in a four-letter word passes). Without it, a name that shares a common word and a
+ * few letters passed as a whole (`Therapy notes` → `Bread notes`, `Test/Mover` → `Test/notes/other`).
+ */
+const WORD_THRESHOLD = 0.4;
+
+/** Words shorter than this are not checked one by one (`C#`, `of`): too short to tell a typo from another word. */
+const MIN_CHECKED_WORD = 3;
+
 /** A field's weight in a candidate's score: the file name counts most, then aliases, then the path. */
 const WEIGHTS = { name: 2, alias: 1.5, stem: 1 } as const;
 const WEIGHT_SUM = WEIGHTS.name + WEIGHTS.alias + WEIGHTS.stem;
@@ -42,7 +53,9 @@ function fieldScore(wanted: string, value: string): number | null {
  * (see {@link substringEditDistance}); a note's score multiplies, over its matching fields,
  * `share ^ (weight × fieldNorm)` (weights normalized to sum to 1; an exact field counts as
  * `Number.EPSILON`), lowest first, ties in vault order. This is Fuse.js's scoring with
- * `ignoreLocation` and threshold 0.4, which this replaced to keep main.js within its budget.
+ * `ignoreLocation` and threshold 0.4, which this replaced to keep main.js within its budget, plus
+ * one rule of its own: each word of the input (split at spaces and `/`, {@link MIN_CHECKED_WORD}
+ * letters or more) must be found, within {@link WORD_THRESHOLD}, in one of the note's fields.
  * A name written as a wikilink's inside without its brackets (`Home#Intro`, `Home^block`,
  * `Home|shown text`: Obsidian's link syntax, help.obsidian.md/links) is also matched by the part
  * before its `#`, `^` or `|`, and those notes come first: the agent named a heading, block or
@@ -64,6 +77,7 @@ export function similarNotePaths(input: string, notes: readonly TFile[], aliases
 /** {@link similarNotePaths}' ranking for one lower-cased NFC `wanted` name: up to {@link MAX_SUGGESTIONS} paths, closest first. */
 function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: TFile) => string[]): string[] {
   if (wanted === '') return [];
+  const words = wanted.split(/[\s/]+/).filter((word) => word.length >= MIN_CHECKED_WORD);
   const scored: Array<{ path: string; score: number }> = [];
   for (const file of notes) {
     const fields: Array<[string, number]> = [
@@ -80,10 +94,19 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
       matched = true;
       score *= Math.pow(share === 0 ? Number.EPSILON : share, (weight / WEIGHT_SUM) * fieldNorm(value));
     }
-    if (matched) scored.push({ path: file.path, score });
+    if (matched && everyWordFound(words, fields)) scored.push({ path: file.path, score });
   }
   return scored
     .sort((a, b) => a.score - b.score)
     .slice(0, MAX_SUGGESTIONS)
     .map((entry) => entry.path);
+}
+
+/** Whether each of `words` (lower-cased) is within {@link WORD_THRESHOLD} of a substring of one of a note's `fields`. */
+function everyWordFound(words: readonly string[], fields: ReadonlyArray<[string, number]>): boolean {
+  const values = fields.map(([raw]) => raw.normalize('NFC').toLowerCase());
+  return words.every((word) => {
+    const allowed = Math.ceil(WORD_THRESHOLD * word.length);
+    return values.some((value) => substringEditDistance(word, value, allowed) <= allowed);
+  });
 }

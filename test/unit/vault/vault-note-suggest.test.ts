@@ -89,6 +89,32 @@ describe('similarNotePaths (fuzzy "did you mean")', () => {
     expect(similarNotePaths('Meeting', many, none)).toHaveLength(MAX_SUGGESTIONS);
   });
 
+  it("every word asked for must be near one of the note's fields: a shared word or folder is not enough", () => {
+    const vault = [
+      'Personal/Therapy notes.md',
+      'Reference/Sourdough handbook.md',
+      'Reference/Café notes.md',
+      'Test/notes/other.md',
+      'Test/x.md',
+    ].map(file);
+    const aliases = (f: TFile): string[] => (f.path.includes('Sourdough') ? ['Bread notes'] : []);
+    const mine = vault.filter((f) => !f.path.startsWith('Personal/'));
+    // Before, "notes" and a few letters carried the alias "Bread notes" and "Café notes" (5 edits of 13).
+    expect(similarNotePaths('Therapy notes', mine, aliases)).toEqual([]);
+    expect(similarNotePaths('Therapy notse', vault, aliases)).toEqual(['Personal/Therapy notes.md']);
+    // Before, the shared "test/" carried "Test/notes/other" (3 edits of 10).
+    expect(similarNotePaths('Test/Mover', vault, aliases)).toEqual([]);
+    expect(similarNotePaths('Test/Othr', vault, aliases)).toEqual(['Test/notes/other.md']);
+    // A swap in a short word, a word from the folder, and a missing word still pass.
+    expect(similarNotePaths('Garden plna', [file('Areas/Home/Garden plan.md')], none)).toEqual(['Areas/Home/Garden plan.md']);
+    expect(similarNotePaths('Alpha project overview', [file('Projects/Alpha/Alpha overview.md')], none)).toEqual([
+      'Projects/Alpha/Alpha overview.md',
+    ]);
+    expect(similarNotePaths('Alpha overview', [file('Projects/Alpha/Alpha project overview.md')], none)).toEqual([
+      'Projects/Alpha/Alpha project overview.md',
+    ]);
+  });
+
   it("a wikilink's inside without brackets (Note#Heading, Note^block, Note|text) suggests the note it names first", () => {
     expect(similarNotePaths('Inbox#Inbox', notes, none)[0]).toBe('Inbox.md');
     expect(similarNotePaths('Inbox.md#Tasks for today', notes, none)[0]).toBe('Inbox.md');
