@@ -2,7 +2,7 @@ import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access/access';
 import type { NoteChange, NoteStore } from '../vault/note-store';
-import { decodeCursor, encodeCursor } from './results/cursor';
+import { cursorQueryText, decodeCursor, encodeCursor } from './results/cursor';
 import { LexicalEngine, type EngineResult, type PhraseLines } from './engine/lexical-engine';
 import type { QueryNode } from './query/parser/query-ast';
 import { positiveLeaves } from './query/query-eval';
@@ -219,7 +219,7 @@ export class SearchIndex {
       throw new ToolError('invalid_argument', `limit must be a whole number from 1 to ${MAX_LIMIT}; got ${String(limit)}.`);
     }
     const ast: QueryNode = options.regex ? regexQuery(query) : parseQuery(query);
-    const cursorKey = JSON.stringify([query, options.regex === true]);
+    const cursorKey = JSON.stringify([cursorQueryText(query, options.regex === true), options.regex === true]);
     const offset = options.cursor === undefined ? 0 : decodeCursor(options.cursor, cursorKey);
     if (this.status === 'idle') {
       throw new ToolError('unavailable', 'The search index is not running (the plugin is starting or stopping); try again in a moment.');

@@ -4,7 +4,7 @@ import { bodyStart } from '../../vault/content/note-body';
 import type { NoteStore } from '../../vault/note-store';
 import { parseQuery, regexQuery } from '../query/parser/query-parser';
 import { queryShape, type QueryShape } from '../query/query-plan';
-import { decodeCursor, encodeCursor } from '../results/cursor';
+import { cursorQueryText, decodeCursor, encodeCursor } from '../results/cursor';
 import { SNIPPET_WIDTH, snippetText } from '../results/snippet';
 import type { SearchIndex } from '../search-index';
 import {
@@ -83,7 +83,7 @@ async function searchOnce(
 ): Promise<ModePage> {
   if (mode === 'lexical') return { page: await services.lexical.search(query, scope, options), mixed: false };
   const limit = options.limit ?? 20;
-  const cursorKey = JSON.stringify([query, mode, options.regex === true]);
+  const cursorKey = JSON.stringify([cursorQueryText(query, options.regex === true), mode, options.regex === true]);
   // A fallback page pages with the lexical index's own cursors, so the offset is decoded only where fused or semantic pages are made.
   const ownOffset = (): number => (options.cursor === undefined ? 0 : decodeCursor(options.cursor, cursorKey));
   const status = services.semantic?.current ?? null;

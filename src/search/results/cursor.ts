@@ -7,6 +7,17 @@ import { ToolError } from '../../errors';
  */
 
 /**
+ * The query text a search cursor is bound to: a regex exactly as typed (a space in it matches a
+ * space); an Obsidian-syntax query without its outer whitespace, which changes nothing it finds, so
+ * a cursor from `meeting` pages `meeting ` too (an agent's query re-typed with a trailing space).
+ * @param query the query as the agent gave it
+ * @param regex whether the query is one regex (search's `regex` argument)
+ */
+export function cursorQueryText(query: string, regex: boolean): string {
+  return regex ? query : query.trim();
+}
+
+/**
  * Encodes the offset of the next page for `query`.
  * @param offset index of the first result of the next page (≥ 0)
  * @param query the exact query key (query text plus options that change the result set)

@@ -97,6 +97,9 @@ describe('semantic index over the demo vault', () => {
     expect([...first.json.results, ...second.json.results].map((h: Json) => h.path)).toEqual(
       page.json.results.slice(0, 6).map((h: Json) => h.path),
     );
+    // The same query typed with a trailing space takes the cursor: the fused page continues.
+    const spaced = await call(client, 'search', { query: 'sourdough starter feeding ', limit: 3, cursor: first.json.next_cursor });
+    expect(spaced.json.results.map((h: Json) => h.path)).toEqual(second.json.results.map((h: Json) => h.path));
     const filtered = await call(client, 'search', { query: 'starter tag:#baking' });
     expect(filtered.json.note).toMatch(/^Lexical results only: the query is a filter .*; hybrid fuses semantic ranking for plain words\.$/);
     expect(filtered.json.results[0].source).toBeUndefined();

@@ -372,6 +372,18 @@ describe('SearchIndex: paging and arguments', () => {
     await expectInvalid(index.search('  ', ALL), /empty/);
   });
 
+  it('a cursor pages the same query typed with outer spaces; a regex keeps its spaces', async () => {
+    const { index } = await started(docs);
+    const first = await index.search('shared', ALL, { limit: 10 });
+    const second = await index.search(' shared \n', ALL, { limit: 10, cursor: first.next_cursor });
+    expect(second.results.map((hit) => hit.path)).toEqual(
+      (await index.search('shared', ALL, { limit: 20 })).results.slice(10).map((hit) => hit.path),
+    );
+    const byRegex = await index.search('word ', ALL, { limit: 10, regex: true });
+    await expectInvalid(index.search('word', ALL, { limit: 10, regex: true, cursor: byRegex.next_cursor }), /different query/);
+    expect((await index.search('word ', ALL, { limit: 10, regex: true, cursor: byRegex.next_cursor })).results).toHaveLength(10);
+  });
+
   it('pages a phrase over thousands of notes reading a page and a sample, its total flagged as an estimate', async () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 1500; i++)
