@@ -387,8 +387,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.4 KB (session 40): a property filter's name may be quoted (`["due: soft"]`), so a name holding a colon can be searched.
  * +0.2 KB (session 41): did-you-mean asks each word of the name for a close match (`Therapy notes` suggested `Café notes`),
  * and a search cursor pages its query typed with outer spaces.
+ * +0.7 KB (session 41): set_properties and frontmatter_patch say when a tag they store is no tag to Obsidian (`my tag`,
+ * `1984`) and what to write (tag-validity.ts); it was stored silently and found by no tag search.
  */
-const BUDGET_BYTES = 910_400;
+const BUDGET_BYTES = 911_100;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

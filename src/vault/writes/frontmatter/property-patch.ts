@@ -4,6 +4,7 @@ import { frontMatterInfo } from '../../content/text/line-endings';
 import { inputExcerpt, quoteInput, ToolError, withoutText } from '../../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
+import { malformedTagRemark } from './tag-validity';
 import { lineAt, lineEndingOf } from '../edits/text-edits';
 import { MERGE_KEY, shownProperties } from '../../content/frontmatter/yaml-merge-keys';
 import { propertyNameKey, propertySpellingsOf } from '../../content/frontmatter/property-names';
@@ -153,7 +154,8 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
   const changed = named.filter(
     (key) => Object.hasOwn(shown, key) !== Object.hasOwn(wanted, key) || !isDeepStrictEqual(shown[key], wanted[key]),
   );
-  const remarks = [note, ...storedOtherwise(resolved, shown, wanted)].filter((r): r is string => r !== undefined);
+  const tagRemarks = Object.keys(resolved).map((key) => (resolved[key] === null ? undefined : malformedTagRemark(key, wanted[key])));
+  const remarks = [note, ...storedOtherwise(resolved, shown, wanted), ...tagRemarks].filter((r): r is string => r !== undefined);
   const withNote = (result: TextEditResult): TextEditResult => (remarks.length === 0 ? result : { ...result, note: remarks.join(' ') });
   if (changed.length === 0) return withNote(withBlockLines(text));
   const info = frontMatterInfo(text);

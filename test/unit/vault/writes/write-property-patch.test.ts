@@ -46,6 +46,25 @@ describe('patchFrontmatterText', () => {
     expect(patchFrontmatterText('body\n', { tags: ['x'], status: 'done' }, 'N.md').note).toBeUndefined();
   });
 
+  test('says when a tag it stores is no tag to Obsidian (a space, punctuation, only digits), and stores it as given', () => {
+    const spaced = patchFrontmatterText('body\n', { tags: ['my tag', 'ok/nested'] }, 'N.md');
+    expect(spaced.text).toBe('---\ntags:\n  - my tag\n  - ok/nested\n---\nbody\n');
+    expect(spaced.note).toBe(
+      `'my tag' in 'tags' is stored as given, but it is not a tag to Obsidian, whose tags hold letters, digits, '_', '-' and '/' ` +
+        `and not only digits: to make it one, write 'my-tag'.`,
+    );
+    expect(patchFrontmatterText('body\n', { tags: ['1984', 'a.b', 'c d'] }, 'N.md').note).toMatch(
+      /^'1984' \(and 2 more\) in 'tags' .* add a letter \('y1984'\)\.$/,
+    );
+    // A string is a list split at commas (this tool) and then at spaces (Obsidian's `tag:` string); both are read.
+    expect(patchFrontmatterText('body\n', { tags: 'work, to do' }, 'N.md').note).toMatch(/'to do' in 'tags' .* write 'to-do'\.$/);
+    expect(patchFrontmatterText('body\n', { Tag: 'alpha beta' }, 'N.md').note).toBeUndefined();
+    expect(patchFrontmatterText('body\n', { tag: 'done!' }, 'N.md').note).toMatch(/^'done!' in 'tag' .* write 'done'\.$/);
+    // Well-formed tags, non-tag properties and a deleted tags property say nothing.
+    expect(patchFrontmatterText('body\n', { tags: ['año', 'x_y-z', '2024/q1'], title: 'a b' }, 'N.md').note).toBeUndefined();
+    expect(patchFrontmatterText('---\ntags: [a b]\n---\n', { tags: null }, 'N.md').note).toBeUndefined();
+  });
+
   test('new keys are added in the patch order whether or not the note had frontmatter (issue 12.11)', () => {
     const patch = { zeta: 1, alpha: 2 };
     expect(patchFrontmatterText('body\n', patch, 'N.md').text).toBe('---\nzeta: 1\nalpha: 2\n---\nbody\n');

@@ -1,0 +1,43 @@
+import { quoteInput } from '../../../errors';
+
+/**
+ * A character that ends a tag in Obsidian: whitespace, and punctuation other than `_`, `-` and `/`
+ * (help.obsidian.md/tags, "Tag format": letters, digits, underscore, hyphen and forward slash).
+ */
+const TAG_BREAK = /[\s!"#$%&'()*+,.:;<=>?@^`{|}~[\]\\\u2000-\u206F\u2E00-\u2E7F\u3000-\u303F]/u;
+
+/**
+ * What the result of a property write says of each tag Obsidian would not read as one
+ * (help.obsidian.md/tags, "Tag format": no spaces or punctuation but `_`, `-` and `/`, and at
+ * least one character that is not a digit). The value is stored as given, as Obsidian's own
+ * properties editor stores it; an agent that meant a tag learns what to write instead.
+ * @param key the property's name as stored (only `tags` and `tag`, any case, are read)
+ * @param stored the property's value after the write (a list of tags, a string, or anything else)
+ * @returns one sentence, or undefined when every tag is well formed
+ */
+export function malformedTagRemark(key: string, stored: unknown): string | undefined {
+  if (!/^tags?$/i.test(key)) return undefined;
+  // A list holds one tag per item; a string is split at commas and spaces, as Obsidian's parseFrontMatterTags does.
+  const items: unknown[] = Array.isArray(stored)
+    ? stored
+    : typeof stored === 'string'
+      ? stored.split(/[,\s]+/).map((t) => t.replace(/^#+/, ''))
+      : [];
+  const bad = items.filter(
+    (item): item is string => typeof item === 'string' && item !== '' && (TAG_BREAK.test(item) || /^[\d/]+$/.test(item)),
+  );
+  if (bad.length === 0) return undefined;
+  const first = bad[0];
+  const fix = /^[\d/]+$/.test(first) ? `add a letter (${quoteInput(`y${first}`)})` : `write ${quoteInput(wellFormed(first))}`;
+  const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
+  return (
+    `${quoteInput(first)}${more} in ${quoteInput(key)} is stored as given, but it is not a tag to Obsidian, whose tags hold ` +
+    `letters, digits, '_', '-' and '/' and not only digits: to make it one, ${fix}.`
+  );
+}
+
+/** `tag` with each run of tag-breaking characters made one `-` (none at either end). */
+function wellFormed(tag: string): string {
+  const parts = tag.split(new RegExp(`${TAG_BREAK.source}+`, 'u')).filter((part) => part !== '');
+  return parts.join('-') || 'tag';
+}
