@@ -158,6 +158,22 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
     });
   });
 
+  describe('frontmatter nested past what a parse may take', () => {
+    it('create_note and edit_note refuse a block nesting [ ] or { } over 256 deep, writing nothing', async () => {
+      const nested = (depth: number): string => `a: ${'['.repeat(depth)}${']'.repeat(depth)}`;
+      const refusal = (path: string): string =>
+        `This change would leave the frontmatter of '${path}' unparseable (the YAML nests [ ] or { } more than 256 deep); keep the YAML between the --- lines valid.`;
+      expect(await callError('create_note', { path: 'Deep.md', content: `---\n${nested(300_000)}\n---\nbody\n` })).toBe(refusal('Deep.md'));
+      expect(fs.existsSync(nodePath.join(env.dir, 'Deep.md'))).toBe(false);
+      await call('create_note', { path: 'Shallow.md', content: `---\n${nested(256)}\n---\nbody\n` });
+      const before = fs.readFileSync(nodePath.join(env.dir, 'Shallow.md'), 'utf8');
+      expect(await callError('edit_note', { path: 'Shallow.md', anchor: 'a: [', op: 'insert_after', content: '[' })).toBe(
+        refusal('Shallow.md'),
+      );
+      expect(fs.readFileSync(nodePath.join(env.dir, 'Shallow.md'), 'utf8')).toBe(before);
+    });
+  });
+
   describe('a path names one note exactly', () => {
     const inbox = (): string => fs.readFileSync(nodePath.join(env.dir, 'Inbox.md'), 'utf8');
 

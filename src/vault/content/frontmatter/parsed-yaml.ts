@@ -1,4 +1,5 @@
 import { parseYaml } from 'obsidian';
+import { MAX_YAML_FLOW_DEPTH, nestsFlowDeeperThan } from '../text/yaml-flow-depth';
 
 /**
  * The app's `parseYaml`, remembered for the last few large texts. One write reads the same
@@ -28,9 +29,14 @@ const remembered = new Map<string, Outcome>();
  * @param text YAML text (a frontmatter block without its `---` lines).
  * @returns the parsed value: for a text of {@link REMEMBERED_MIN_CHARS} or more, a structured
  *   clone of the remembered one (a fresh copy on each call).
- * @throws what `parseYaml` throws for the text (the same error object again for a remembered text).
+ * @throws what `parseYaml` throws for the text (the same error object again for a remembered text);
+ *   an Error, without parsing, for a text whose flow collections nest deeper than
+ *   {@link MAX_YAML_FLOW_DEPTH} (the parse would hold the main thread for seconds, then overflow the stack).
  */
 export function parseYamlOnce(text: string): unknown {
+  if (text.length > MAX_YAML_FLOW_DEPTH && nestsFlowDeeperThan(text, MAX_YAML_FLOW_DEPTH)) {
+    throw new Error(`the YAML nests [ ] or { } more than ${MAX_YAML_FLOW_DEPTH} deep`);
+  }
   if (text.length < REMEMBERED_MIN_CHARS) return parseYaml(text);
   let outcome = remembered.get(text);
   if (outcome === undefined) {
