@@ -119,7 +119,19 @@ describe('append_note against an outside appender', () => {
       }
       const out = await attempt(client, 'append_note', args);
       if (out.ok && how === 'accept') {
-        const { applied: n, proposal } = await booted.plugin.review.accept(String(out.value.proposal_id));
+        const id = String(out.value.proposal_id);
+        // Every attempt of the accept met a note changed under it (a loaded machine: the appender outran them all);
+        // it applied nothing and says so, as documented (docs/propose-mode.md): a refusal like the others.
+        const accepted = await booted.plugin.review.accept(id).catch((error: unknown) => {
+          if (error instanceof Error && /kept changing while proposal .* nothing was applied/.test(error.message)) return null;
+          throw error;
+        });
+        if (accepted === null) {
+          refused++;
+          await booted.plugin.review.reject(id);
+          continue;
+        }
+        const { applied: n, proposal } = accepted;
         if (n > 0) applied.push(`agent ${k}`);
         else if (proposal.status !== 'pending') throw new Error(`proposal ${proposal.id} is ${proposal.status}`);
         else {
