@@ -391,8 +391,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * `1984`) and what to write (tag-validity.ts); it was stored silently and found by no tag search.
  * +0.9 KB (session 41): frontmatter nesting `[ ]` / `{ }` over 256 deep is refused before the parse (yaml-flow-depth.ts):
  * a 4 MB block of `[` sent to create_note held the main thread for many seconds before the parser overflowed its stack.
+ * +0.1 KB (session 41): a frontmatter `id` starting with `path:` is no id (it named another note), and a YAML error's
+ * first line loses the colon before the parser's excerpt.
  */
-const BUDGET_BYTES = 912_000;
+const BUDGET_BYTES = 912_100;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -19,11 +19,14 @@ export function pathOfSyntheticId(id: string): string | null {
 
 /**
  * The frontmatter `id` as a string: a non-empty string (trimmed) or a finite number;
- * anything else (missing, list, object, empty) → null.
+ * anything else (missing, list, object, empty) → null. A string starting with
+ * {@link SYNTHETIC_ID_PREFIX} is null too: that prefix names a note by its path, so `id: path:Home.md`
+ * in another note would give it Home.md's id (an agent reading it by that id got Home.md), and
+ * `id: path:Nowhere.md` an id that reads nothing. Such a note's id is its own `path:` id.
  */
 export function frontmatterId(frontmatter: Record<string, unknown> | undefined): string | null {
   const id = frontmatter?.id;
-  if (typeof id === 'string' && id.trim() !== '') return id.trim();
+  if (typeof id === 'string' && id.trim() !== '') return pathOfSyntheticId(id.trim()) === null ? id.trim() : null;
   if (typeof id === 'number' && Number.isFinite(id)) return String(id);
   return null;
 }

@@ -158,6 +158,28 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
     });
   });
 
+  describe('a frontmatter id', () => {
+    it("starting with 'path:' is no id of its own: the note is read by its own path id, never as the note that path names", async () => {
+      await call('create_note', { path: 'Dupid/D', content: '---\nid: path:Home.md\n---\nD\n' });
+      await call('create_note', { path: 'Dupid/E', content: '---\nid: path:Nowhere.md\n---\nE\n' });
+      const listed = (await call('list_notes', { folder: 'Dupid' })).notes as Json[];
+      expect(listed.map((n) => [n.path, n.id]).sort()).toEqual([
+        ['Dupid/D.md', 'path:Dupid/D.md'],
+        ['Dupid/E.md', 'path:Dupid/E.md'],
+      ]);
+      expect((await call('read_note', { id: 'path:Home.md' })).path).toBe('Home.md');
+      expect((await call('read_note', { id: 'path:Dupid/D.md' })).path).toBe('Dupid/D.md');
+      expect((await call('read_note', { id: 'path:Dupid/E.md' })).path).toBe('Dupid/E.md');
+      expect(await callError('read_note', { id: 'path:Nowhere.md' })).toMatch(/^Note 'Nowhere\.md' not found/);
+    });
+  });
+
+  it("a YAML error is quoted without the colon that introduced the parser's excerpt (it read as cut off)", async () => {
+    expect(await callError('create_note', { path: 'Props/P4', content: '---\nbad: [unclosed\n---\nbody\n' })).toMatch(
+      /^This change would leave the frontmatter of 'Props\/P4\.md' unparseable \(.*at line 2, column 1\); keep the YAML between the --- lines valid\.$/,
+    );
+  });
+
   describe('frontmatter nested past what a parse may take', () => {
     it('create_note and edit_note refuse a block nesting [ ] or { } over 256 deep, writing nothing', async () => {
       const nested = (depth: number): string => `a: ${'['.repeat(depth)}${']'.repeat(depth)}`;

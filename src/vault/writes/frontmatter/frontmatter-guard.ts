@@ -207,8 +207,9 @@ function canonicalJson(value: unknown): string {
   );
 }
 
-/** The first line of an error's message. */
+/** The first line of an error's message, without the colon that introduces the quoted lines after it. */
 function firstLine(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
-  return message.split('\n')[0].trim();
+  // The `yaml` package ends its first line with ':' before the excerpt it quotes on the next lines.
+  return message.split('\n')[0].trim().replace(/:$/, '');
 }

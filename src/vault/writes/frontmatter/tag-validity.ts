@@ -31,8 +31,8 @@ export function malformedTagRemark(key: string, stored: unknown): string | undef
   const fix = /^[\d/]+$/.test(first) ? `add a letter (${quoteInput(`y${first}`)})` : `write ${quoteInput(wellFormed(first))}`;
   const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
   return (
-    `${quoteInput(first)}${more} in ${quoteInput(key)} is stored as given, but it is not a tag to Obsidian, whose tags hold ` +
-    `letters, digits, '_', '-' and '/' and not only digits: to make it one, ${fix}.`
+    `${quoteInput(first)}${more} in ${quoteInput(key)} is stored as given, but it is no valid Obsidian tag (a tag holds ` +
+    `letters, digits, '_', '-' and '/', and not only digits: help.obsidian.md/tags): to make it one, ${fix}.`
   );
 }
 

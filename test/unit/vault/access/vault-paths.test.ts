@@ -394,6 +394,10 @@ describe('note references', () => {
     expect(frontmatterId({ id: '' })).toBeNull();
     expect(frontmatterId({ id: ['a'] })).toBeNull();
     expect(frontmatterId(undefined)).toBeNull();
+    // The synthetic ids' prefix names a note by its path: a note's own `id: path:…` is no id of its own.
+    expect(frontmatterId({ id: 'path:Home.md' })).toBeNull();
+    expect(frontmatterId({ id: ' path:Nowhere.md ' })).toBeNull();
+    expect(frontmatterId({ id: 'Path:x' })).toBe('Path:x');
   });
 
   test('wikilinks unwrap to their link path', () => {

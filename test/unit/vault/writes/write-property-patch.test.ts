@@ -50,8 +50,8 @@ describe('patchFrontmatterText', () => {
     const spaced = patchFrontmatterText('body\n', { tags: ['my tag', 'ok/nested'] }, 'N.md');
     expect(spaced.text).toBe('---\ntags:\n  - my tag\n  - ok/nested\n---\nbody\n');
     expect(spaced.note).toBe(
-      `'my tag' in 'tags' is stored as given, but it is not a tag to Obsidian, whose tags hold letters, digits, '_', '-' and '/' ` +
-        `and not only digits: to make it one, write 'my-tag'.`,
+      `'my tag' in 'tags' is stored as given, but it is no valid Obsidian tag (a tag holds letters, digits, '_', '-' and '/', ` +
+        `and not only digits: help.obsidian.md/tags): to make it one, write 'my-tag'.`,
     );
     expect(patchFrontmatterText('body\n', { tags: ['1984', 'a.b', 'c d'] }, 'N.md').note).toMatch(
       /^'1984' \(and 2 more\) in 'tags' .* add a letter \('y1984'\)\.$/,
