@@ -393,8 +393,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * a 4 MB block of `[` sent to create_note held the main thread for many seconds before the parser overflowed its stack.
  * +0.1 KB (session 41): a frontmatter `id` starting with `path:` is no id (it named another note), and a YAML error's
  * first line loses the colon before the parser's excerpt.
+ * +0.5 KB (session 41): read_note's section 0 / `(preamble)` on a note with no text before its first heading says so
+ * (it was "Heading '0' not found"); the terminal's accept of stale hunks gives the reason and the command, and `show`
+ * marks a stale hunk's line as the one it had when proposed.
  */
-const BUDGET_BYTES = 912_100;
+const BUDGET_BYTES = 912_600;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

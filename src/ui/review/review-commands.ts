@@ -74,7 +74,8 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
     for (const h of hunks) {
       const verdict = p.decisions[h.index] ? ` (${p.decisions[h.index]})` : stale.has(h.index) ? ' (stale: only reject)' : '';
       const shown = hunkAsLines(base, h);
-      const at = `  hunk ${h.index} at line ${shown.line}`;
+      // A stale hunk has no place in the note as it is now: its line is the one it had in the text it was proposed on.
+      const at = `  hunk ${h.index} at line ${shown.line}${stale.has(h.index) && !p.decisions[h.index] ? ' when proposed' : ''}`;
       lines.push(`${at}${verdict}:`);
       for (const l of hunkLines(h, shown)) headerOf[lines.push(l) - 1] = `${at} (continued)${verdict}:`;
     }
@@ -175,7 +176,11 @@ async function decide(
         line: visibleText(`Proposal ${id} changed nothing (${proposal.path} already read that way); ${status}.`),
         outcome: 'decided',
       };
-    if (applied === 0) return { line: visibleText(`Nothing of ${id} was applied: ${staleChanges}; ${status}.`), outcome: 'stale' };
+    if (applied === 0) {
+      // The hunks were stale before this accept too (the listing said so): "now" would say the accept made them so.
+      const line = `Nothing of ${id} was applied: ${stale === 1 ? '1 change' : `${stale} changes`} no longer appl${stale === 1 ? 'ies' : 'y'} to ${proposal.path} (the note changed there since it was proposed) and can only be rejected ("reject ${id}"); ${status.replace(/^it is now /, 'it is ')}.`;
+      return { line: visibleText(line), outcome: 'stale' };
+    }
     const line = `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; ${status}${stale ? `; ${staleChanges}` : ''}.`;
     return { line: visibleText(line), outcome: 'decided' };
   } catch (err) {

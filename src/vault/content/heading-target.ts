@@ -1,5 +1,5 @@
 import { inputExcerpt, quoteInput, ToolError, withoutText } from '../../errors';
-import { collapseWhitespace, type NoteSection } from './sections';
+import { collapseWhitespace, PREAMBLE_HEADING, PREAMBLE_PATH, type NoteSection } from './sections';
 
 /**
  * Finding the section a `read_note` `section` or an `edit_note` `heading` names
@@ -107,6 +107,15 @@ export function findHeadingSection(
   }
   if (sections.every((s) => s.level === 0)) {
     throw new ToolError('not_found', `Note '${notePath}' has no headings; ${NO_HEADINGS_ADVICE[use]}.`);
+  }
+  if ((wanted === PREAMBLE_PATH || wanted.toLowerCase() === PREAMBLE_HEADING) && !sections.some((s) => s.level === 0)) {
+    // Section 0 is listed only when the note has text before its first heading: "(preamble)" is no heading to look for.
+    throw new ToolError(
+      'not_found',
+      `'${notePath}' has no text before its first heading, so no section ${PREAMBLE_PATH} ${PREAMBLE_HEADING}; its headings are: ${describe(sections)}.`,
+      undefined,
+      withoutText(`'${notePath}' has no text before its first heading, so no section ${PREAMBLE_PATH} ${PREAMBLE_HEADING}`),
+    );
   }
   throw new ToolError(
     'not_found',

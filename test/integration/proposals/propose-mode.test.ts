@@ -279,7 +279,10 @@ describe('propose mode over MCP', () => {
     expect(privateOne.hunks).toEqual(deletedOne.hunks);
     const listing = await runReviewCommand(env.plugin, 'proposals');
     expect(listing).toMatch(new RegExp(`${staged.proposal_id}  stale  edit Inbox.md .* 0 of 1 hunks to review, 1 stale`));
-    expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toContain('(stale: only reject)');
+    // The stale hunk's line is the one it had when proposed (the note changed there): said so, not read as a line of the note now.
+    expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toMatch(
+      /\n {2}hunk 0 at line \d+ when proposed \(stale: only reject\):\n/,
+    );
     expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} 0x0`)).toMatch(/^Usage: accept/);
     expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} 99999999999999999999`)).toBe(
       `Hunk 99999999999999999999 is out of range for proposal ${staged.proposal_id}: its hunks are numbered 0 to 0 (see "show ${staged.proposal_id}").`,
@@ -289,7 +292,7 @@ describe('propose mode over MCP', () => {
     );
     // Accepting what no longer applies says the state show and proposal_status say: stale.
     expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id}`)).toBe(
-      `Nothing of ${staged.proposal_id} was applied: 1 change no longer applies to Inbox.md and can only be rejected; it is now stale.`,
+      `Nothing of ${staged.proposal_id} was applied: 1 change no longer applies to Inbox.md (the note changed there since it was proposed) and can only be rejected ("reject ${staged.proposal_id}"); it is stale.`,
     );
     expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toMatch(
       new RegExp(`^${staged.proposal_id}  stale  edit Inbox.md`),

@@ -191,7 +191,7 @@ describe('stale proposals wait until the user rejects them', () => {
     await write('Log.md', '# Log\n---\n- [ ] water\n- [ ] feed\n');
     await booted.app.vault.syncFromDisk();
     expect(await run(`accept ${tick.proposal_id}`)).toBe(
-      `Nothing of ${tick.proposal_id} was applied: 1 change no longer applies to Log.md and can only be rejected; it is now stale.`,
+      `Nothing of ${tick.proposal_id} was applied: 1 change no longer applies to Log.md (the note changed there since it was proposed) and can only be rejected ("reject ${tick.proposal_id}"); it is stale.`,
     );
     expect(await fsp.readFile(nodePath.join(dir, 'Log.md'), 'utf8')).toBe('# Log\n---\n- [ ] water\n- [ ] feed\n');
     // Blocks that differ: the proposal still applies on the note the user changed elsewhere.

@@ -312,6 +312,13 @@ describe('read_note and read_notes on text the metadata cache has not caught up 
     expect(flatOutline.note).toMatch(/no headings/);
     const plain = await readNoteTool.handler({ path: 'Nested', outline: true }, ownContext());
     expect(String(plain.outline).startsWith('1\t')).toBe(true);
-    expect((await rejection(readNoteTool.handler({ path: 'Nested', section: '0' }, ownContext()))).code).toBe('not_found');
+    // A note whose body starts with its first heading has no section 0: said so, not as a heading '0' not found.
+    for (const section of ['0', '(preamble)', '(Preamble)']) {
+      const none = await rejection(readNoteTool.handler({ path: 'Nested', section }, ownContext()));
+      expect(none.code).toBe('not_found');
+      expect(none.message).toMatch(
+        /^'Nested\.md' has no text before its first heading, so no section 0 \(preamble\); its headings are: 1 "/,
+      );
+    }
   });
 });
