@@ -181,7 +181,12 @@ async function decide(
       const line = `Nothing of ${id} was applied: ${stale === 1 ? '1 change' : `${stale} changes`} no longer appl${stale === 1 ? 'ies' : 'y'} to ${proposal.path} (the note changed there since it was proposed) and can only be rejected ("reject ${id}"); ${status.replace(/^it is now /, 'it is ')}.`;
       return { line: visibleText(line), outcome: 'stale' };
     }
-    const line = `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; ${status}${stale ? `; ${staleChanges}` : ''}.`;
+    // A move's answer names where the note went; `path` follows the note, so after the move it may already be `to`.
+    const on =
+      proposal.kind === 'move' && proposal.to !== undefined
+        ? `moving ${before?.path ?? proposal.path} to ${proposal.to}`
+        : `on ${proposal.path}`;
+    const line = `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} ${on}; ${status}${stale ? `; ${staleChanges}` : ''}.`;
     return { line: visibleText(line), outcome: 'decided' };
   } catch (err) {
     return { line: visibleText((err as Error).message), outcome: 'undecided' };

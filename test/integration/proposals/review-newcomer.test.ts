@@ -57,7 +57,7 @@ describe('review of the s23 newcomer findings', () => {
       expect(st).toMatchObject({ status: 'pending', path: 'Areas/Home', to: 'Areas/House' });
       expect(st.stale_reason).toBeUndefined();
       expect(await run('accept all note Areas/Home')).toContain(
-        `Accepted 1 change of ${staged.proposal_id} on Areas/Home; it is now accepted.`,
+        `Accepted 1 change of ${staged.proposal_id} moving Areas/Home to Areas/House; it is now accepted.`,
       );
       expect(await exists('Areas/House/Garden plan.md')).toBe(true);
     });
@@ -116,7 +116,9 @@ describe('review of the s23 newcomer findings', () => {
       expect(shown[0]).toContain(`${held.proposal_id}  pending  move Areas/Home -> Areas/House  from "Confined"`);
       expect(shown[1]).toBe(`  held for review: ${INSTRUCTIONS_REVIEW_REASON}`);
       expect(shown.slice(2)).toEqual(['  links to it in 1 other note, which Obsidian updates when it moves:', '    Home.md']);
-      expect(await run(`accept ${held.proposal_id}`)).toBe(`Accepted 1 change of ${held.proposal_id} on Areas/Home; it is now accepted.`);
+      expect(await run(`accept ${held.proposal_id}`)).toBe(
+        `Accepted 1 change of ${held.proposal_id} moving Areas/Home to Areas/House; it is now accepted.`,
+      );
       expect(await exists('Areas/House/AGENTS.md')).toBe(true);
     });
   });
