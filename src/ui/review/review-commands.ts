@@ -160,7 +160,14 @@ async function decide(
   try {
     if (verdict === 'reject') {
       const p = await target.review.reject(id, hunk);
-      const line = `Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; ${await statusNow(target, p)}.`;
+      // Rejecting a proposal some of whose hunks were accepted before rejects what was left of it, and those stay.
+      const what =
+        hunk !== undefined
+          ? `hunk ${hunk} of ${id}`
+          : p.status === 'partly_accepted'
+            ? `the rest of proposal ${id} (the changes accepted before stay)`
+            : `proposal ${id}`;
+      const line = `Rejected ${what}; ${await statusNow(target, p)}.`;
       return { line: visibleText(line), outcome: 'decided' };
     }
     const { proposal, applied, stale } = await target.review.accept(id, hunk);
@@ -240,7 +247,8 @@ async function decideAll(
   if (chosen.length === 0)
     return by === undefined
       ? 'No pending changes.'
-      : `No pending changes ${by === 'key' ? `from key "${value}"` : `on ${value}`}; list them with "proposals".`;
+      : // The path quoted as typed: a stray quote left on it (`note "Dup.md`) shows as part of what was looked for.
+        `No pending changes ${by === 'key' ? `from key "${value}"` : `on ${quoteInput(value)}`}; list them with "proposals".`;
   // Rejections change no note, so they are made at once and share the writes of the proposals file
   // (ProposalFile.save's group commit: two writes for any number); acceptances change notes, one after another.
   const decisions: { line: string; outcome: DecisionOutcome }[] = [];

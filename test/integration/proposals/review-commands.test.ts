@@ -42,6 +42,12 @@ describe('terminal review commands', () => {
     const answer = await run(`accept ${staged.proposal_id} 0`);
     expect(answer).toBe(`Accepted 1 change of ${staged.proposal_id} on A.md; 1 change of it still awaits review.`);
     expect(await run(`reject ${staged.proposal_id} 1`)).toBe(`Rejected hunk 1 of ${staged.proposal_id}; it is now partly accepted.`);
+    // Rejecting the whole proposal after one hunk was accepted rejects the rest; the answer says the accepted one stays.
+    const three = await call(client, 'write_note', { path: 'C note', body: 'X\nc\nY\n' });
+    expect(await run(`accept ${three.proposal_id} 0`)).toMatch(/^Accepted 1 change of /);
+    expect(await run(`reject ${three.proposal_id}`)).toBe(
+      `Rejected the rest of proposal ${three.proposal_id} (the changes accepted before stay); it is now partly accepted.`,
+    );
   });
 
   test('two appends to one note both land with accept all, in the order staged; the user appending meanwhile keeps theirs first', async () => {
@@ -178,8 +184,9 @@ describe('terminal review commands', () => {
     await fsp.writeFile(nodePath.join(dir, 'D.md.md'), 'd\n');
     await booted.app.vault.syncFromDisk();
     const d = await call(client, 'append_note', { path: 'D.md.md', content: 'more' });
-    expect(await run('accept all note D.md')).toBe('No pending changes on D.md; list them with "proposals".');
-    expect(await run('reject all note d.MD')).toBe('No pending changes on d.MD; list them with "proposals".');
+    expect(await run('accept all note D.md')).toBe(`No pending changes on 'D.md'; list them with "proposals".`);
+    expect(await run('reject all note d.MD')).toBe(`No pending changes on 'd.MD'; list them with "proposals".`);
+    expect(await run('reject all note "D.md')).toBe(`No pending changes on '"D.md'; list them with "proposals".`);
     expect(booted.plugin.proposals.get(d.proposal_id)?.status).toBe('pending');
     expect((await run('reject all note D.md.md')).split('\n')[0]).toBe(`Rejected proposal ${d.proposal_id}; it is now rejected.`);
   });
