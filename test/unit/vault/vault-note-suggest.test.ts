@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { TFile } from 'obsidian';
-import { substringEditDistance } from '../../../src/vault/content/text/approximate-match';
+import { substringEditDistance, unmatchedUnits } from '../../../src/vault/content/text/approximate-match';
 import { similarNotePaths, MAX_SUGGESTIONS } from '../../../src/vault/content/note-suggest';
 import { NoteStore } from '../../../src/vault/note-store';
 import type { AccessScope } from '../../../src/vault/access/access';
@@ -46,6 +46,25 @@ describe('substringEditDistance (pattern against its closest substring)', () => 
   it('above maxErrors it only says "more than that"', () => {
     expect(substringEditDistance('quantum', 'alpha overview', 2)).toBeGreaterThan(2);
     expect(substringEditDistance('abcdefgh', 'abcdxxxx', 1)).toBeGreaterThan(1);
+  });
+
+  it('unmatchedUnits: the pattern units no text unit matches (each used once), never above the distance', () => {
+    expect(unmatchedUnits('handbok', 'sourdough handbook')).toBe(0);
+    expect(unmatchedUnits('aab', 'ab')).toBe(1);
+    expect(unmatchedUnits('xyz', 'abc')).toBe(3);
+    expect(unmatchedUnits('é日本', '日本語')).toBe(1);
+    // The scratch table is left zeroed: a call after another answers alone.
+    expect(unmatchedUnits('zzz', 'z')).toBe(2);
+    expect(unmatchedUnits('z', 'a')).toBe(1);
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' ', 'é'), maxLength: 40 });
+    fc.assert(
+      fc.property(text, text, (pattern, haystack) => {
+        expect(unmatchedUnits(pattern, haystack)).toBeLessThanOrEqual(
+          haystack === '' ? pattern.length : referenceDistance(pattern, haystack),
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('refuses a negative or fractional maxErrors', () => {

@@ -19,6 +19,32 @@ export function substringEditDistance(pattern: string, text: string, maxErrors: 
   }
   // Nothing to search in: every unit of the pattern is deleted (the library reports no match).
   if (pattern === '' || text === '') return pattern.length;
+  // Most texts a did-you-mean reads are far from the pattern: the bound answers for them without the search.
+  if (unmatchedUnits(pattern, text) > maxErrors) return maxErrors + 1;
   const [best] = search(text, pattern, maxErrors);
   return best === undefined ? maxErrors + 1 : best.errors;
+}
+
+/** Per UTF-16 code unit, how many of the pattern's are still unmatched (zero between calls); made on first use. */
+let unmatched: Uint16Array | null = null;
+
+/**
+ * How many of `pattern`'s code units find no equal unit in `text`, each unit of `text` used once:
+ * a lower bound of {@link substringEditDistance}, since every such unit is substituted or deleted
+ * in any alignment (the q-gram counting bound with q = 1). One pass over each string, no allocation;
+ * the search it spares builds its tables on every call (a 14k-note did-you-mean made 40,000 of them).
+ */
+export function unmatchedUnits(pattern: string, text: string): number {
+  const need = (unmatched ??= new Uint16Array(0x10000));
+  for (let i = 0; i < pattern.length; i++) need[pattern.charCodeAt(i)]++;
+  let left = pattern.length;
+  for (let i = 0; i < text.length && left > 0; i++) {
+    const unit = text.charCodeAt(i);
+    if (need[unit] > 0) {
+      need[unit]--;
+      left--;
+    }
+  }
+  for (let i = 0; i < pattern.length; i++) need[pattern.charCodeAt(i)] = 0;
+  return left;
 }
