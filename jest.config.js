@@ -5,10 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
-    // approx-string-match ships ES modules only; Jest runs CommonJS, so ts-jest compiles it too.
-    '/node_modules/approx-string-match/.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!approx-string-match/)'],
   moduleNameMapper: { '^obsidian$': '<rootDir>/test/host/index.ts' },
   testTimeout: 60000,
   // Two suites at a time: most wait on HTTP, disk watchers and child processes, so two fit the two

@@ -48,6 +48,30 @@ describe('substringEditDistance (pattern against its closest substring)', () => 
     expect(substringEditDistance('abcdefgh', 'abcdxxxx', 1)).toBeGreaterThan(1);
   });
 
+  it('is exact at any distance for patterns of one 32-unit block and of several, non-ASCII units included', () => {
+    const unit = fc.constantFrom('a', 'b', 'é', '日', '-', ' ');
+    fc.assert(
+      fc.property(
+        fc.string({ unit, minLength: 1, maxLength: 100 }),
+        fc.array(fc.string({ unit, maxLength: 80 }), { minLength: 1, maxLength: 4 }),
+        (pattern, texts) => {
+          // Several texts with one pattern (its masks are kept between calls), then another pattern.
+          for (const text of texts) expect(substringEditDistance(pattern, text, 100)).toBe(referenceDistance(pattern, text));
+          const other = `${pattern.slice(1)}b`;
+          expect(substringEditDistance(other, texts[0], 100)).toBe(referenceDistance(other, texts[0]));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    const full = 'abcdefghijklmnopqrstuvwxyz012345';
+    const long = `${full}${full.toUpperCase()}!`;
+    expect(substringEditDistance(long, `~${long}~`, 0)).toBe(0);
+    expect(substringEditDistance(long, long.replace('C', 'c').replace('!', ''), 65)).toBe(2);
+    expect(substringEditDistance(full, `xx${full}yy`, 0)).toBe(0);
+    expect(substringEditDistance(full, full.replace('m', 'M'), 32)).toBe(1);
+    expect(substringEditDistance(full, 'zzz', 32)).toBe(referenceDistance(full, 'zzz'));
+  });
+
   it('unmatchedUnits: the pattern units no text unit matches (each used once), never above the distance', () => {
     expect(unmatchedUnits('handbok', 'sourdough handbook')).toBe(0);
     expect(unmatchedUnits('aab', 'ab')).toBe(1);
