@@ -59,7 +59,8 @@ function fieldScore(wanted: string, value: string): number | null {
  * A name written as a wikilink's inside without its brackets (`Home#Intro`, `Home^block`,
  * `Home|shown text`: Obsidian's link syntax, help.obsidian.md/links) is also matched by the part
  * before its `#`, `^` or `|`, and those notes come first: the agent named a heading, block or
- * display text of that note.
+ * display text of that note. A path's last segment must be close to the note's file name or an alias
+ * (within {@link THRESHOLD}): a folder shared with the path is no reason to suggest a note.
  * @param input the path, name or wikilink the agent gave (`.md` and `[[…]]` ignored)
  * @param notes the notes the caller may read (never pass unreadable ones: a suggestion would
  *   reveal them)
@@ -70,12 +71,19 @@ export function similarNotePaths(input: string, notes: readonly TFile[], aliases
   const whole = unwrapWikilink(input).trim().replace(/\.md$/i, '').normalize('NFC').toLowerCase();
   const cut = whole.search(/[#^|]/);
   const head = cut > 0 ? whole.slice(0, cut).trim().replace(/\.md$/i, '') : '';
-  const found = [...(head === '' ? [] : closeNotes(head, notes, aliasesOf)), ...closeNotes(whole, notes, aliasesOf)];
+  // A path's last segment names the note: a note suggested for a path must be close to it by name, not by folder alone.
+  const slash = whole.lastIndexOf('/');
+  const name = slash >= 0 ? whole.slice(slash + 1).trim() : '';
+  const found = [...(head === '' ? [] : closeNotes(head, notes, aliasesOf)), ...closeNotes(whole, notes, aliasesOf, name)];
   return [...new Set(found)].slice(0, MAX_SUGGESTIONS);
 }
 
-/** {@link similarNotePaths}' ranking for one lower-cased NFC `wanted` name: up to {@link MAX_SUGGESTIONS} paths, closest first. */
-function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: TFile) => string[]): string[] {
+/**
+ * {@link similarNotePaths}' ranking for one lower-cased NFC `wanted` name: up to {@link MAX_SUGGESTIONS} paths, closest first.
+ * @param name when `wanted` is a path, its last segment, which the note's file name or an alias must be close to:
+ *   a folder shared with the path (`Projects/Home` and `Projects/Plan.md`) is no reason to suggest a note.
+ */
+function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: TFile) => string[], name = ''): string[] {
   if (wanted === '') return [];
   const words = wanted.split(/[\s/]+/).filter((word) => word.length >= MIN_CHECKED_WORD);
   const scored: Array<{ path: string; score: number }> = [];
@@ -94,12 +102,17 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
       matched = true;
       score *= Math.pow(share === 0 ? Number.EPSILON : share, (weight / WEIGHT_SUM) * fieldNorm(value));
     }
-    if (matched && everyWordFound(words, fields)) scored.push({ path: file.path, score });
+    if (matched && everyWordFound(words, fields) && (name === '' || namedBy(name, fields))) scored.push({ path: file.path, score });
   }
   return scored
     .sort((a, b) => a.score - b.score)
     .slice(0, MAX_SUGGESTIONS)
     .map((entry) => entry.path);
+}
+
+/** Whether `name` is within {@link THRESHOLD} of the file name or an alias among a note's `fields` (its path is not asked). */
+function namedBy(name: string, fields: ReadonlyArray<[string, number]>): boolean {
+  return fields.some(([raw, weight]) => weight !== WEIGHTS.stem && fieldScore(name, raw.normalize('NFC').toLowerCase()) !== null);
 }
 
 /** Whether each of `words` (lower-cased) is within {@link WORD_THRESHOLD} of a substring of one of a note's `fields`. */

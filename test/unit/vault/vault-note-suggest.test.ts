@@ -148,6 +148,12 @@ describe('similarNotePaths (fuzzy "did you mean")', () => {
     // Before, the shared "test/" carried "Test/notes/other" (3 edits of 10).
     expect(similarNotePaths('Test/Mover', vault, aliases)).toEqual([]);
     expect(similarNotePaths('Test/Othr', vault, aliases)).toEqual(['Test/notes/other.md']);
+    // A path's name must be close to the note's name or an alias: a shared folder alone suggested every note in it.
+    const projects = ['Projects/Dup1.md', 'Projects/Plan.md', 'Journal/Roadmapp.md', 'Home.md'].map(file);
+    expect(similarNotePaths('Projects/Home', projects, none)).toEqual([]);
+    expect(similarNotePaths('Journal/Hme', projects, none)).toEqual([]);
+    expect(similarNotePaths('Projects/Pln', projects, none)).toEqual(['Projects/Plan.md']);
+    expect(similarNotePaths('Projets/Plan', projects, none)).toEqual(['Projects/Plan.md']);
     // A swap in a short word, a word from the folder, and a missing word still pass.
     expect(similarNotePaths('Garden plna', [file('Areas/Home/Garden plan.md')], none)).toEqual(['Areas/Home/Garden plan.md']);
     expect(similarNotePaths('Alpha project overview', [file('Projects/Alpha/Alpha overview.md')], none)).toEqual([
