@@ -18,14 +18,16 @@ const TAG_BREAK = /[\s!"#$%&'()*+,.:;<=>?@^`{|}~[\]\\\u2000-\u206F\u2E00-\u2E7F\
 export function malformedTagRemark(key: string, stored: unknown): string | undefined {
   if (!/^tags?$/i.test(key)) return undefined;
   // A list holds one tag per item; a string is split at commas and spaces, as Obsidian's parseFrontMatterTags does.
+  // A number is a tag as its digits (Obsidian reads `tags: [5]` as #5, which is no tag: only digits).
+  const asText = (item: unknown): unknown => (typeof item === 'number' ? String(item) : item);
   const items: unknown[] = Array.isArray(stored)
     ? stored
     : typeof stored === 'string'
       ? stored.split(/[,\s]+/).map((t) => t.replace(/^#+/, ''))
-      : [];
-  const bad = items.filter(
-    (item): item is string => typeof item === 'string' && item !== '' && (TAG_BREAK.test(item) || /^[\d/]+$/.test(item)),
-  );
+      : [stored];
+  const bad = items
+    .map(asText)
+    .filter((item): item is string => typeof item === 'string' && item !== '' && (TAG_BREAK.test(item) || /^[\d/]+$/.test(item)));
   if (bad.length === 0) return undefined;
   const first = bad[0];
   const fix = /^[\d/]+$/.test(first) ? `add a letter (${quoteInput(`y${first}`)})` : `write ${quoteInput(wellFormed(first))}`;

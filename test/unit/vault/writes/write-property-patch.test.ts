@@ -1,4 +1,5 @@
 import { patchFrontmatterText, validatePropertyPatch } from '../../../../src/vault/writes/frontmatter/property-patch';
+import type { PropertyPatch } from '../../../../src/vault/writes/write-types';
 import { errorOf } from '../../../harness/server/tool-errors';
 
 describe('patchFrontmatterText', () => {
@@ -60,9 +61,31 @@ describe('patchFrontmatterText', () => {
     expect(patchFrontmatterText('body\n', { tags: 'work, to do' }, 'N.md').note).toMatch(/'to do' in 'tags' .* write 'to-do'\.$/);
     expect(patchFrontmatterText('body\n', { Tag: 'alpha beta' }, 'N.md').note).toBeUndefined();
     expect(patchFrontmatterText('body\n', { tag: 'done!' }, 'N.md').note).toMatch(/^'done!' in 'tag' .* write 'done'\.$/);
+    // A number is read as its digits: only digits, no tag.
+    expect(patchFrontmatterText('body\n', { tags: 5 }, 'N.md').note).toMatch(/'5' in 'tags' .* add a letter \('y5'\)\.$/);
+    expect(patchFrontmatterText('body\n', { tag: 2024 }, 'N.md').note).toMatch(/^'2024' in 'tag' /);
     // Well-formed tags, non-tag properties and a deleted tags property say nothing.
     expect(patchFrontmatterText('body\n', { tags: ['año', 'x_y-z', '2024/q1'], title: 'a b' }, 'N.md').note).toBeUndefined();
     expect(patchFrontmatterText('---\ntags: [a b]\n---\n', { tags: null }, 'N.md').note).toBeUndefined();
+  });
+
+  test('tags given an object, a nested list or null in a list are refused, naming what to give (they became #[object and #Object])', () => {
+    const refusal = (patch: PropertyPatch): string => {
+      try {
+        validatePropertyPatch(patch, 'N.md');
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refusal({ tags: { a: 1 } })).toBe(
+      `'tags' holds an object: give a tag ("project") or a list of tags (["project", "idea"]), or null to delete it; nothing was changed.`,
+    );
+    expect(refusal({ Tags: ['a', ['nested']] })).toMatch(/^'Tags' holds a list in its list: /);
+    expect(refusal({ tag: ['x', 7, null] })).toMatch(/^'tag' holds null in its list: /);
+    expect(refusal({ tags: ['x', 7, true] })).toBe('accepted');
+    expect(refusal({ tags: null })).toBe('accepted');
+    expect(refusal({ other: { a: 1 } })).toBe('accepted');
   });
 
   test('new keys are added in the patch order whether or not the note had frontmatter (issue 12.11)', () => {
