@@ -405,8 +405,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * (`Projects/Home` suggested every note in Projects).
  * +0.4 KB (session 41): a `tags` value that is an object, or a list holding a list, an object or null, is refused
  * (it became the tags `#[object` and `#Object]`), and a number tag is judged as its digits.
+ * +0.1 KB (session 41): search refuses a `]` that closes nothing (it was a word every match had to hold).
  */
-const BUDGET_BYTES = 912_800;
+const BUDGET_BYTES = 913_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

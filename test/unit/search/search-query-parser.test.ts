@@ -139,6 +139,10 @@ describe('parseQuery', () => {
     ['   ', /empty/],
     ['(a b', /'\(' at character 1 without a matching '\)'/],
     ['a b)', /'\)' at character 4/],
+    // A ']' that closes nothing was a word every match had to hold (`- [ ]` in a task list matched it).
+    ['[status:draft]]', /has a '\]' at character 15 without a matching '\['; remove it or add the '\['/],
+    ['meeting ]', /'\]' at character 9 without a matching '\['/],
+    ['(a ])', /'\]' at character 4 without a matching '\['/],
     ['()', /empty group/],
     ['"open phrase', /without a closing quote/],
     ['""', /empty phrase/],

@@ -233,6 +233,10 @@ class QueryParser {
       }
     }
     const at = this.pos;
+    // A ']' that closes nothing (`[status:draft]]`) read as a word would be a term every match must hold; ')' is refused alike.
+    if (ch === ']' && this.ctx.kind === 'query') {
+      this.fail(`has a ']' at character ${at + 1} without a matching '['; remove it or add the '['`);
+    }
     const word = this.readBare();
     // `NOT x` read as two words finds the notes with x, the opposite of what it asks (query_notes has NOT; search has -).
     if (word === 'NOT' && this.termFollows()) {
