@@ -406,8 +406,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.4 KB (session 41): a `tags` value that is an object, or a list holding a list, an object or null, is refused
  * (it became the tags `#[object` and `#Object]`), and a number tag is judged as its digits.
  * +0.1 KB (session 41): search refuses a `]` that closes nothing (it was a word every match had to hold).
+ * +0.5 KB (session 41): read_note and read_notes show a frontmatter block that does not parse (`frontmatter_error`,
+ * `frontmatter_block`): an agent told to fix the YAML could not see it.
  */
-const BUDGET_BYTES = 913_000;
+const BUDGET_BYTES = 913_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

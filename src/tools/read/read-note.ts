@@ -6,6 +6,7 @@ import { clusterAround } from '../../vault/content/text/graphemes';
 import { bodyStart } from '../../vault/content/note-body';
 import { withPreamble } from '../../vault/content/sections';
 import type { AgentInstructions } from '../../vault/note-store';
+import { parseFrontmatter } from '../../vault/writes/frontmatter/frontmatter-guard';
 import { defineTool, type ToolContext } from '../tool';
 import { NOTE_HEADER_FIELDS, NOTE_HEADER_REQUIRED, objectOf } from '../output-schema';
 
@@ -61,12 +62,15 @@ export function pageText(text: string, offset: number, maxChars: number, atLine 
  * What every note-reading tool says about a note besides its text: path, id, title,
  * frontmatter, tags (id/title/frontmatter/tags as of `text`, see NoteStore.describeText) (with `#`, as Obsidian's `getAllTags`), links (readable outgoing link
  * targets), ctime/mtime (ISO 8601), size (bytes) and `hash` (SHA-256 hex of the whole text,
- * to pass back as `expected_hash`).
+ * to pass back as `expected_hash`). A frontmatter block that does not parse as YAML (Obsidian then
+ * shows no properties, and the body starts after the block) adds `frontmatter_error` (the parser's
+ * first line) and `frontmatter_block` (the block's text between the `---` lines, at most
+ * {@link BODY_BUDGET} chars): without them an agent told to fix the YAML could not see it.
  */
 export function noteHeader(ctx: ToolContext, file: TFile, text: string): Record<string, unknown> {
   const { notes, scope } = ctx;
   const { id, title, frontmatter, tags } = notes.describeText(file, text);
-  return {
+  const out: Record<string, unknown> = {
     path: file.path,
     id,
     title,
@@ -78,7 +82,22 @@ export function noteHeader(ctx: ToolContext, file: TFile, text: string): Record<
     size: file.stat.size,
     hash: notes.hashOf(text),
   };
+  // Only a note showing no properties can have a block that does not parse: the others are not parsed again.
+  if (Object.keys(frontmatter ?? {}).length === 0) {
+    const parsed = parseFrontmatter(text);
+    if (parsed.state === 'invalid') {
+      out.frontmatter_error = parsed.error;
+      // Without the line break before the closing `---`, so the text is an anchor whose replacement keeps the fence on its line.
+      out.frontmatter_block = pageText(parsed.block.replace(/\r?\n$/, ''), 0, BODY_BUDGET).text;
+    }
+  }
+  return out;
 }
+
+/** read_note's sentence for a note whose frontmatter does not parse (see {@link noteHeader}). */
+const UNPARSED_FRONTMATTER =
+  'The frontmatter does not parse as YAML (frontmatter_error), so Obsidian shows no properties; its text is frontmatter_block. ' +
+  'Fix it with edit_note, replacing the whole block (anchor: its text) in one edit, or ask the user.';
 
 /** `read_note`: one note with paging, outline or one section. */
 export const readNoteTool = defineTool({
@@ -134,6 +153,8 @@ export const readNoteTool = defineTool({
           'or outline:true to see the headings and then section:"<path>" to read one part.';
       }
     }
+    if (out.frontmatter_error !== undefined)
+      out.note = typeof out.note === 'string' ? `${UNPARSED_FRONTMATTER} ${out.note}` : UNPARSED_FRONTMATTER;
     const agentMd = await ctx.notes.agentInstructionsFor(file, ctx.scope);
     if (agentMd) out.agent_md = cappedInstructions(agentMd);
     return out;

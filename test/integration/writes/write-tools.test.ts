@@ -473,6 +473,24 @@ describe('write tools over MCP, force key on the demo vault', () => {
     );
     await call(env.client, 'append_note', { path: 'Broken yaml', content: 'more' });
     expect(await disk('Broken yaml.md')).toBe(broken + 'more\n');
+    // read_note shows the block that does not parse and the parser's words, and the block is fixed in one edit as it says.
+    const shown = await call(env.client, 'read_note', { path: 'Broken yaml' });
+    expect(shown).toMatchObject({ frontmatter: {}, frontmatter_block: 'title: "unclosed\ntags: [a', body: 'body\nmore\n' });
+    expect(shown.frontmatter_error).toEqual(expect.any(String));
+    const many = await call(env.client, 'read_notes', { paths: ['Broken yaml'] });
+    expect(JSON.stringify(many)).toContain('"frontmatter_block":"title: \\"unclosed\\ntags: [a"');
+    expect(shown.note).toMatch(/^The frontmatter does not parse as YAML \(frontmatter_error\), .* replacing the whole block/);
+    await call(env.client, 'edit_note', {
+      path: 'Broken yaml',
+      anchor: shown.frontmatter_block,
+      op: 'replace',
+      content: 'title: "closed"\ntags: [a]',
+    });
+    await env.booted.app.metadataCache.whenResolved();
+    const fixed = await call(env.client, 'read_note', { path: 'Broken yaml' });
+    expect(fixed.frontmatter).toEqual({ title: 'closed', tags: ['a'] });
+    expect(fixed.frontmatter_block).toBeUndefined();
+    expect(fixed.note).toBeUndefined();
   });
 
   it('set_properties and frontmatter_patch never re-render the block: an anchored value repeated by an alias is refused, the note untouched', async () => {

@@ -300,7 +300,7 @@ function storedOtherwise(resolved: PropertyPatch, before: Record<string, unknown
 export function unparseableError(notePath: string, detail: string): ToolError {
   return new ToolError(
     'invalid_argument',
-    `The frontmatter of '${notePath}' does not parse as YAML (${detail}); nothing was changed. Fix the YAML first (edit_note with an anchor inside the block) or ask the user.`,
+    `The frontmatter of '${notePath}' does not parse as YAML (${detail}); nothing was changed. Fix the YAML first (read_note shows it as frontmatter_block; replace the whole block with edit_note in one edit) or ask the user.`,
     undefined,
     withoutText(`The frontmatter of '${notePath}' does not parse as YAML; nothing was changed`),
   );
