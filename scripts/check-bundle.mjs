@@ -408,8 +408,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.1 KB (session 41): search refuses a `]` that closes nothing (it was a word every match had to hold).
  * +0.5 KB (session 41): read_note and read_notes show a frontmatter block that does not parse (`frontmatter_error`,
  * `frontmatter_block`): an agent told to fix the YAML could not see it.
+ * +0.2 KB (session 41): a property filter with two comparisons run together (`[priority:<>5]`) names the single ones
+ * (it suggested `[priority:>5]` "for notes whose priority contains it").
  */
-const BUDGET_BYTES = 913_500;
+const BUDGET_BYTES = 913_700;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

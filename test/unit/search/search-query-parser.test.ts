@@ -139,6 +139,13 @@ describe('parseQuery', () => {
     ['   ', /empty/],
     ['(a b', /'\(' at character 1 without a matching '\)'/],
     ['a b)', /'\)' at character 4/],
+    // Two comparisons run together were told to write [priority:>5] "for notes whose priority contains it".
+    [
+      '[priority:<>5]',
+      /has the property filter \[priority:<>5\] with two comparisons run together \(<>\); write one: \[priority:>5\], \[priority:<5\], \[priority:>=5\], \[priority:<=5\], \[priority:=5\]\.$/,
+    ],
+    ['[priority:>>5]', /two comparisons run together \(>>\)/],
+    ['[priority:<=>5]', /two comparisons run together \(<=>\)/],
     // A ']' that closes nothing was a word every match had to hold (`- [ ]` in a task list matched it).
     ['[status:draft]]', /has a '\]' at character 15 without a matching '\['; remove it or add the '\['/],
     ['meeting ]', /'\]' at character 9 without a matching '\['/],

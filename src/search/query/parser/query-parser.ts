@@ -399,6 +399,13 @@ class QueryParser {
       const given = raw.slice(cmp[0].length).trim();
       const value = unquote(given);
       if (value === '') this.fail(`has the property filter [${inner}] without a value after ${cmp[0]}; write it as [${name}:${cmp[0]}5]`);
+      // `<>5`, `>>5`, `=<5`: two comparisons run together; the value's own sign is the slip, not a value to contain.
+      const doubled = /^(>=|<=|[<>=])/.exec(given);
+      if (given === value && doubled && cmp[0] !== '=')
+        this.fail(
+          `has the property filter [${inner}] with two comparisons run together (${cmp[0]}${doubled[0]}); write one: ` +
+            ['>', '<', '>=', '<=', '='].map((op) => `[${name}:${op}${given.slice(doubled[0].length).trim()}]`).join(', '),
+        );
       // A bare date must name a calendar day, as in query_notes and list_notes' since; a quoted value is text.
       if (given === value && namesNoCalendarDay(value))
         this.fail(
