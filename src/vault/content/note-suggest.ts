@@ -88,16 +88,15 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
   const words = wanted.split(/[\s/]+/).filter((word) => word.length >= MIN_CHECKED_WORD);
   const scored: Array<{ path: string; score: number }> = [];
   for (const file of notes) {
-    const fields: Array<[string, number]> = [
-      [file.basename, WEIGHTS.name],
-      ...aliasesOf(file).map((alias): [string, number] => [alias, WEIGHTS.alias]),
-      [file.path.replace(/\.md$/i, ''), WEIGHTS.stem],
+    const fields: Field[] = [
+      field(file.basename, WEIGHTS.name),
+      ...aliasesOf(file).map((alias) => field(alias, WEIGHTS.alias)),
+      field(file.path.replace(/\.md$/i, ''), WEIGHTS.stem),
     ];
     let score = 1;
     let matched = false;
-    for (const [raw, weight] of fields) {
-      const value = raw.normalize('NFC');
-      const share = fieldScore(wanted, value.toLowerCase());
+    for (const { value, lower, weight } of fields) {
+      const share = fieldScore(wanted, lower);
       if (share === null) continue;
       matched = true;
       score *= Math.pow(share === 0 ? Number.EPSILON : share, (weight / WEIGHT_SUM) * fieldNorm(value));
@@ -110,16 +109,28 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
     .map((entry) => entry.path);
 }
 
+/** One matched field of a note: its text in NFC, that text lower-cased, and its weight ({@link WEIGHTS}). */
+interface Field {
+  value: string;
+  lower: string;
+  weight: number;
+}
+
+/** A note's field as {@link closeNotes} compares it, normalized and lower-cased once. */
+function field(raw: string, weight: number): Field {
+  const value = raw.normalize('NFC');
+  return { value, lower: value.toLowerCase(), weight };
+}
+
 /** Whether `name` is within {@link THRESHOLD} of the file name or an alias among a note's `fields` (its path is not asked). */
-function namedBy(name: string, fields: ReadonlyArray<[string, number]>): boolean {
-  return fields.some(([raw, weight]) => weight !== WEIGHTS.stem && fieldScore(name, raw.normalize('NFC').toLowerCase()) !== null);
+function namedBy(name: string, fields: readonly Field[]): boolean {
+  return fields.some(({ lower, weight }) => weight !== WEIGHTS.stem && fieldScore(name, lower) !== null);
 }
 
 /** Whether each of `words` (lower-cased) is within {@link WORD_THRESHOLD} of a substring of one of a note's `fields`. */
-function everyWordFound(words: readonly string[], fields: ReadonlyArray<[string, number]>): boolean {
-  const values = fields.map(([raw]) => raw.normalize('NFC').toLowerCase());
+function everyWordFound(words: readonly string[], fields: readonly Field[]): boolean {
   return words.every((word) => {
     const allowed = Math.ceil(WORD_THRESHOLD * word.length);
-    return values.some((value) => substringEditDistance(word, value, allowed) <= allowed);
+    return fields.some(({ lower }) => substringEditDistance(word, lower, allowed) <= allowed);
   });
 }

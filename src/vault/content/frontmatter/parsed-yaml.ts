@@ -34,14 +34,11 @@ const remembered = new Map<string, Outcome>();
  *   {@link MAX_YAML_FLOW_DEPTH} (the parse would hold the main thread for seconds, then overflow the stack).
  */
 export function parseYamlOnce(text: string): unknown {
-  if (text.length > MAX_YAML_FLOW_DEPTH && nestsFlowDeeperThan(text, MAX_YAML_FLOW_DEPTH)) {
-    throw new Error(`the YAML nests [ ] or { } more than ${MAX_YAML_FLOW_DEPTH} deep`);
-  }
-  if (text.length < REMEMBERED_MIN_CHARS) return parseYaml(text);
+  if (text.length < REMEMBERED_MIN_CHARS) return boundedParse(text);
   let outcome = remembered.get(text);
   if (outcome === undefined) {
     try {
-      outcome = { value: parseYaml(text) as unknown };
+      outcome = { value: boundedParse(text) };
     } catch (error) {
       outcome = { error };
     }
@@ -52,6 +49,14 @@ export function parseYamlOnce(text: string): unknown {
   remembered.set(text, outcome);
   if ('error' in outcome) throw outcome.error;
   return structuredClone(outcome.value);
+}
+
+/** `parseYaml(text)`, refused without parsing when its flow collections nest deeper than {@link MAX_YAML_FLOW_DEPTH}. */
+function boundedParse(text: string): unknown {
+  if (text.length > MAX_YAML_FLOW_DEPTH && nestsFlowDeeperThan(text, MAX_YAML_FLOW_DEPTH)) {
+    throw new Error(`the YAML nests [ ] or { } more than ${MAX_YAML_FLOW_DEPTH} deep`);
+  }
+  return parseYaml(text) as unknown;
 }
 
 /** Forgets every remembered text (for tests that count parses). */

@@ -4,7 +4,7 @@ import { frontMatterInfo } from '../../content/text/line-endings';
 import { inputExcerpt, quoteInput, ToolError, withoutText } from '../../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
-import { malformedTagRemark } from './tag-validity';
+import { assertTagsShape, malformedTagRemark } from './tag-validity';
 import { lineAt, lineEndingOf } from '../edits/text-edits';
 import { MERGE_KEY, shownProperties } from '../../content/frontmatter/yaml-merge-keys';
 import { propertyNameKey, propertySpellingsOf } from '../../content/frontmatter/property-names';
@@ -66,25 +66,6 @@ export function validatePropertyPatch(patch: PropertyPatch, notePath: string): v
   }
   for (const key of keys) assertKeepableNumbers(key, patch[key]);
   for (const key of keys) assertTagsShape(key, patch[key]);
-}
-
-/**
- * Refuses a value of `tags` or `tag` (any case) that is no tag or list of tags: an object, a list
- * holding a list, an object or null. Obsidian reads each such item as text (`[object Object]` became
- * the tags `#[object` and `#Object]`), so what the agent meant is lost. Text, numbers and booleans
- * are kept, as Obsidian's properties editor keeps them.
- * @throws ToolError('invalid_argument') naming the property and what to give instead.
- */
-function assertTagsShape(key: string, value: unknown): void {
-  if (!/^tags?$/i.test(key) || value === null) return;
-  const items: unknown[] = Array.isArray(value) ? value : [value];
-  const bad: unknown = items.find((item) => item === null || typeof item === 'object');
-  if (bad === undefined) return;
-  const what = bad === null ? 'null' : Array.isArray(bad) ? 'a list' : 'an object';
-  throw new ToolError(
-    'invalid_argument',
-    `${quoteInput(key)} holds ${Array.isArray(value) ? `${what} in its list` : what}: give a tag ("project") or a list of tags (["project", "idea"]), or null to delete it; nothing was changed.`,
-  );
 }
 
 /**

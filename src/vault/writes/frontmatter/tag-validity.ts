@@ -1,10 +1,34 @@
-import { quoteInput } from '../../../errors';
+import { quoteInput, ToolError } from '../../../errors';
 
 /**
  * A character that ends a tag in Obsidian: whitespace, and punctuation other than `_`, `-` and `/`
  * (help.obsidian.md/tags, "Tag format": letters, digits, underscore, hyphen and forward slash).
  */
 const TAG_BREAK = /[\s!"#$%&'()*+,.:;<=>?@^`{|}~[\]\\\u2000-\u206F\u2E00-\u2E7F\u3000-\u303F]/u;
+
+/** Whether a property named `key` holds tags: `tags` or `tag`, any case, as Obsidian's parseFrontMatterTags reads them. */
+function isTagsProperty(key: string): boolean {
+  return /^tags?$/i.test(key);
+}
+
+/**
+ * Refuses a value of `tags` or `tag` (any case) that is no tag or list of tags: an object, a list
+ * holding a list, an object or null. Obsidian reads each such item as text (`[object Object]` became
+ * the tags `#[object` and `#Object]`), so what the agent meant is lost. Text, numbers and booleans
+ * are kept, as Obsidian's properties editor keeps them.
+ * @throws ToolError('invalid_argument') naming the property and what to give instead.
+ */
+export function assertTagsShape(key: string, value: unknown): void {
+  if (!isTagsProperty(key) || value === null) return;
+  const items: unknown[] = Array.isArray(value) ? value : [value];
+  const bad: unknown = items.find((item) => item === null || typeof item === 'object');
+  if (bad === undefined) return;
+  const what = bad === null ? 'null' : Array.isArray(bad) ? 'a list' : 'an object';
+  throw new ToolError(
+    'invalid_argument',
+    `${quoteInput(key)} holds ${Array.isArray(value) ? `${what} in its list` : what}: give a tag ("project") or a list of tags (["project", "idea"]), or null to delete it; nothing was changed.`,
+  );
+}
 
 /**
  * What the result of a property write says of each tag Obsidian would not read as one
@@ -16,7 +40,7 @@ const TAG_BREAK = /[\s!"#$%&'()*+,.:;<=>?@^`{|}~[\]\\\u2000-\u206F\u2E00-\u2E7F\
  * @returns one sentence, or undefined when every tag is well formed
  */
 export function malformedTagRemark(key: string, stored: unknown): string | undefined {
-  if (!/^tags?$/i.test(key)) return undefined;
+  if (!isTagsProperty(key)) return undefined;
   // A list holds one tag per item; a string is split at commas and spaces, as Obsidian's parseFrontMatterTags does.
   // A number is a tag as its digits (Obsidian reads `tags: [5]` as #5, which is no tag: only digits).
   const asText = (item: unknown): unknown => (typeof item === 'number' ? String(item) : item);
