@@ -1,6 +1,6 @@
 import type { TFile } from 'obsidian';
 import { unwrapWikilink } from '../paths/note-ref';
-import { substringEditDistance } from './text/approximate-match';
+import { substringEditDistance, unmatchedInAscii } from './text/approximate-match';
 
 /** Most "did you mean" candidates given with a not-found note. */
 export const MAX_SUGGESTIONS = 5;
@@ -27,6 +27,9 @@ const MIN_CHECKED_WORD = 3;
 const WEIGHTS = { name: 2, alias: 1.5, stem: 1 } as const;
 const WEIGHT_SUM = WEIGHTS.name + WEIGHTS.alias + WEIGHTS.stem;
 
+/** `/`, which ends a note's folder in its path. */
+const SLASH = 0x2f;
+
 /**
  * How much a field of `tokens` words counts: 1/√tokens rounded to 3 decimals, so that a match in a
  * short name weighs more than the same match in a long one.
@@ -36,14 +39,25 @@ function fieldNorm(value: string): number {
   return Math.round(1000 / Math.sqrt(tokens)) / 1000;
 }
 
+/** What is looked for in a note's fields: its lower-cased NFC text and the edits it may take. */
+interface Pattern {
+  text: string;
+  maxErrors: number;
+}
+
+/** A {@link Pattern} for `text`, allowed `maxErrors` edits. */
+function pattern(text: string, maxErrors: number): Pattern {
+  return { text, maxErrors };
+}
+
 /**
- * The score of one field against `wanted` (both lower-cased): 0 when equal, else the edit share
- * (at least 0.001), or null when over {@link THRESHOLD}.
+ * The score of one field against `wanted`: 0 when equal, else the edit share (at least 0.001), or
+ * null when over {@link THRESHOLD} (`wanted.maxErrors` edits).
  */
-function fieldScore(wanted: string, value: string): number | null {
-  if (value === wanted) return 0;
-  const errors = substringEditDistance(wanted, value, Math.floor(THRESHOLD * wanted.length));
-  const share = errors / wanted.length;
+function fieldScore(wanted: Pattern, field: Field): number | null {
+  if (field.lower === wanted.text) return 0;
+  const errors = substringEditDistance(wanted.text, field.lower, wanted.maxErrors);
+  const share = errors / wanted.text.length;
   return share <= THRESHOLD ? Math.max(0.001, share) : null;
 }
 
@@ -80,28 +94,52 @@ export function similarNotePaths(input: string, notes: readonly TFile[], aliases
 
 /**
  * {@link similarNotePaths}' ranking for one lower-cased NFC `wanted` name: up to {@link MAX_SUGGESTIONS} paths, closest first.
+ * Each note's name and path are first bounded from the note's path as it is ({@link unmatchedInAscii}):
+ * most notes of a large vault lack too many of the units asked for, and are passed over without
+ * making their lower-cased NFC fields (a did-you-mean over 100k notes made
+ * 300,000 of them: docs/performance.md, session 42). A note's name is the end of its path, so a
+ * name is not compared when its path is not close.
  * @param name when `wanted` is a path, its last segment, which the note's file name or an alias must be close to:
  *   a folder shared with the path (`Projects/Home` and `Projects/Plan.md`) is no reason to suggest a note.
  */
 function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: TFile) => string[], name = ''): string[] {
   if (wanted === '') return [];
-  const words = wanted.split(/[\s/]+/).filter((word) => word.length >= MIN_CHECKED_WORD);
+  const whole = pattern(wanted, Math.floor(THRESHOLD * wanted.length));
+  const named = name === '' ? null : pattern(name, Math.floor(THRESHOLD * name.length));
+  const words = wanted
+    .split(/[\s/]+/)
+    .filter((word) => word.length >= MIN_CHECKED_WORD)
+    .map((word) => pattern(word, Math.ceil(WORD_THRESHOLD * word.length)));
   const scored: Array<{ path: string; score: number }> = [];
   for (const file of notes) {
-    const fields: Field[] = [
-      field(file.basename, WEIGHTS.name),
-      ...aliasesOf(file).map((alias) => field(alias, WEIGHTS.alias)),
-      field(file.path.replace(/\.md$/i, ''), WEIGHTS.stem),
-    ];
-    let score = 1;
-    let matched = false;
-    for (const { value, lower, weight } of fields) {
-      const share = fieldScore(wanted, lower);
-      if (share === null) continue;
-      matched = true;
-      score *= Math.pow(share === 0 ? Number.EPSILON : share, (weight / WEIGHT_SUM) * fieldNorm(value));
+    const { path, basename } = file;
+    const stemEnd = /\.md$/i.test(path) ? path.length - 3 : path.length;
+    const aliases = aliasesOf(file).map((alias) => field(alias, WEIGHTS.alias));
+    let nameField: Field | null = null;
+    if (named !== null) {
+      const byName =
+        unmatchedInAscii(named.text, basename) <= named.maxErrors &&
+        fieldScore(named, (nameField ??= field(basename, WEIGHTS.name))) !== null;
+      if (!byName && !aliases.some((alias) => fieldScore(named, alias) !== null)) continue;
     }
-    if (matched && everyWordFound(words, fields) && (name === '' || namedBy(name, fields))) scored.push({ path: file.path, score });
+    const stemField =
+      unmatchedInAscii(whole.text, path, 0, stemEnd) <= whole.maxErrors ? field(path.slice(0, stemEnd), WEIGHTS.stem) : null;
+    const stemShare = stemField === null ? null : fieldScore(whole, stemField);
+    // The name is the path's end (after a '/', which neither NFC nor lower-casing joins to what follows): when the path
+    // is not close, neither is the name.
+    const nameAt = stemEnd - basename.length;
+    const nameEndsPath = path.startsWith(basename, nameAt) && (nameAt === 0 || path.charCodeAt(nameAt - 1) === SLASH);
+    const nameShare = stemShare === null && nameEndsPath ? null : fieldScore(whole, (nameField ??= field(basename, WEIGHTS.name)));
+    const aliasShares = aliases.map((alias) => fieldScore(whole, alias));
+    if (nameShare === null && stemShare === null && aliasShares.every((share) => share === null)) continue;
+    const fields = [(nameField ??= field(basename, WEIGHTS.name)), ...aliases, stemField ?? field(path.slice(0, stemEnd), WEIGHTS.stem)];
+    if (!everyWordFound(words, fields)) continue;
+    let score = 1;
+    [nameShare, ...aliasShares, stemShare].forEach((share, k) => {
+      if (share !== null)
+        score *= Math.pow(share === 0 ? Number.EPSILON : share, (fields[k].weight / WEIGHT_SUM) * fieldNorm(fields[k].value));
+    });
+    scored.push({ path, score });
   }
   return scored
     .sort((a, b) => a.score - b.score)
@@ -109,7 +147,7 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
     .map((entry) => entry.path);
 }
 
-/** One matched field of a note: its text in NFC, that text lower-cased, and its weight ({@link WEIGHTS}). */
+/** One field of a note as {@link closeNotes} compares it: its text in NFC, that text lower-cased, and its weight ({@link WEIGHTS}). */
 interface Field {
   value: string;
   lower: string;
@@ -122,15 +160,7 @@ function field(raw: string, weight: number): Field {
   return { value, lower: value.toLowerCase(), weight };
 }
 
-/** Whether `name` is within {@link THRESHOLD} of the file name or an alias among a note's `fields` (its path is not asked). */
-function namedBy(name: string, fields: readonly Field[]): boolean {
-  return fields.some(({ lower, weight }) => weight !== WEIGHTS.stem && fieldScore(name, lower) !== null);
-}
-
-/** Whether each of `words` (lower-cased) is within {@link WORD_THRESHOLD} of a substring of one of a note's `fields`. */
-function everyWordFound(words: readonly string[], fields: readonly Field[]): boolean {
-  return words.every((word) => {
-    const allowed = Math.ceil(WORD_THRESHOLD * word.length);
-    return fields.some(({ lower }) => substringEditDistance(word, lower, allowed) <= allowed);
-  });
+/** Whether each of `words` is within its edits of a substring of one of a note's `fields`. */
+function everyWordFound(words: readonly Pattern[], fields: readonly Field[]): boolean {
+  return words.every((word) => fields.some((f) => substringEditDistance(word.text, f.lower, word.maxErrors) <= word.maxErrors));
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { TFile } from 'obsidian';
-import { substringEditDistance, unmatchedUnits } from '../../../src/vault/content/text/approximate-match';
+import { substringEditDistance, unmatchedInAscii, unmatchedUnits } from '../../../src/vault/content/text/approximate-match';
 import { similarNotePaths, MAX_SUGGESTIONS } from '../../../src/vault/content/note-suggest';
 import { NoteStore } from '../../../src/vault/note-store';
 import type { AccessScope } from '../../../src/vault/access/access';
@@ -88,6 +88,28 @@ describe('substringEditDistance (pattern against its closest substring)', () => 
         );
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("unmatchedInAscii: unmatchedUnits in a stretch's lower-cased NFC form read from the stretch as it is, never above the distance", () => {
+    expect(unmatchedInAscii('budgett', 'Projects/Alpha overview')).toBe(unmatchedUnits('budgett', 'projects/alpha overview'));
+    expect(unmatchedInAscii('alfa', 'ALPHA')).toBe(1);
+    // Only a stretch of the text: here its name, after the folder.
+    expect(unmatchedInAscii('zoo', 'Zoo/Bar.md', 4, 7)).toBe(3);
+    // A unit outside ASCII may lower-case or compose into any unit: the stretch is not bounded.
+    expect(unmatchedInAscii('k', '\u212a')).toBe(0);
+    expect(unmatchedInAscii('zz', 'Café')).toBe(0);
+    const unit = fc.constantFrom('a', 'B', 'k', 'Z', 'z', ' ', '1', '/', 'é', 'É', '\u212a', 'Σ', 'e\u0301', 'İ');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), fc.string({ unit, maxLength: 30 }), (rawPattern, rawText) => {
+        const pattern = rawPattern.normalize('NFC').toLowerCase();
+        const text = rawText.normalize('NFC').toLowerCase();
+        const distance = text === '' ? pattern.length : referenceDistance(pattern, text);
+        expect(unmatchedInAscii(pattern, rawText)).toBeLessThanOrEqual(distance);
+        if ([...rawText].every((u) => u.charCodeAt(0) < 128))
+          expect(unmatchedInAscii(pattern, rawText)).toBe(unmatchedUnits(pattern, text));
+      }),
+      { numRuns: 1000 },
     );
   });
 
@@ -185,6 +207,99 @@ describe('similarNotePaths (fuzzy "did you mean")', () => {
     expect(similarNotePaths('Introduction to licenses agd payment', long, none)).toEqual([
       'Licenses/Introduction to licenses and payment.md',
     ]);
+  });
+});
+
+/**
+ * similarNotePaths as it was before its letter bounds and skips (session 41): every field of every
+ * note made and compared by the full table. The fast version must suggest exactly what this does.
+ */
+function referenceSuggestions(input: string, notes: readonly TFile[], aliasesOf: (file: TFile) => string[]): string[] {
+  const weights = { name: 2, alias: 1.5, stem: 1 };
+  const sum = weights.name + weights.alias + weights.stem;
+  const share = (wanted: string, value: string, allowed: number): number | null => {
+    if (value === wanted) return 0;
+    const errors = referenceDistance(wanted, value);
+    return errors <= allowed ? Math.max(0.001, errors / wanted.length) : null;
+  };
+  const norm = (value: string): number => {
+    const tokens = Math.max(1, value.split(/[\t-\r \u00a0]+/).filter((token) => token !== '').length);
+    return Math.round(1000 / Math.sqrt(tokens)) / 1000;
+  };
+  const close = (wanted: string, name = ''): string[] => {
+    if (wanted === '') return [];
+    const words = wanted.split(/[\s/]+/).filter((word) => word.length >= 3);
+    const scored: Array<{ path: string; score: number }> = [];
+    for (const note of notes) {
+      const fields = [
+        { raw: note.basename, weight: weights.name },
+        ...aliasesOf(note).map((raw) => ({ raw, weight: weights.alias })),
+        { raw: note.path.replace(/\.md$/i, ''), weight: weights.stem },
+      ].map(({ raw, weight }) => ({ value: raw.normalize('NFC'), lower: raw.normalize('NFC').toLowerCase(), weight }));
+      let score = 1;
+      let matched = false;
+      for (const { value, lower, weight } of fields) {
+        const s = share(wanted, lower, Math.floor(0.4 * wanted.length));
+        if (s === null) continue;
+        matched = true;
+        score *= Math.pow(s === 0 ? Number.EPSILON : s, (weight / sum) * norm(value));
+      }
+      const wordsFound = words.every((word) => fields.some(({ lower }) => referenceDistance(word, lower) <= Math.ceil(0.4 * word.length)));
+      const namedBy =
+        name === '' ||
+        fields.some(({ lower, weight }) => weight !== weights.stem && share(name, lower, Math.floor(0.4 * name.length)) !== null);
+      if (matched && wordsFound && namedBy) scored.push({ path: note.path, score });
+    }
+    return scored
+      .sort((a, b) => a.score - b.score)
+      .slice(0, MAX_SUGGESTIONS)
+      .map((entry) => entry.path);
+  };
+  const whole = input
+    .replace(/^\[\[(.*)\]\]$/, '$1')
+    .trim()
+    .replace(/\.md$/i, '')
+    .normalize('NFC')
+    .toLowerCase();
+  const cut = whole.search(/[#^|]/);
+  const head = cut > 0 ? whole.slice(0, cut).trim().replace(/\.md$/i, '') : '';
+  const slash = whole.lastIndexOf('/');
+  const found = [...(head === '' ? [] : close(head)), ...close(whole, slash >= 0 ? whole.slice(slash + 1).trim() : '')];
+  return [...new Set(found)].slice(0, MAX_SUGGESTIONS);
+}
+
+describe('similarNotePaths against the direct reference', () => {
+  it('suggests what comparing every field of every note suggests (letter bounds and the skipped name change nothing)', () => {
+    const unit = fc.constantFrom('a', 'b', 'o', 'T', 'k', ' ', '/', '1', 'é', 'É', '\u212a', 'Σ', 'e\u0301');
+    const segment = fc.string({
+      unit: fc.constantFrom('a', 'b', 'o', 'T', 'k', ' ', '1', 'é', 'É', '\u212a', 'Σ', 'e\u0301'),
+      minLength: 1,
+      maxLength: 8,
+    });
+    const note = fc.record({
+      path: fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => `${parts.join('/')}.md`),
+      aliases: fc.array(fc.string({ unit, maxLength: 8 }), { maxLength: 2 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(note, { minLength: 1, maxLength: 12 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', 'o', 'T', 'k', ' ', '/', 'é', 'Σ', '#'), maxLength: 12 }),
+        fc.nat(),
+        (vault, typed, pick) => {
+          const files = vault.map((n) => file(n.path));
+          const aliases = new Map(files.map((f, k) => [f, vault[k].aliases]));
+          const aliasesOf = (f: TFile): string[] => aliases.get(f) ?? [];
+          // Half the inputs are a note's own path with a few units changed, so that some are close.
+          const own = vault[pick % vault.length].path.replace(/\.md$/, '');
+          const input =
+            pick % 2 === 0
+              ? typed
+              : `${own.slice(0, pick % (own.length + 1))}${typed.slice(0, 2)}${own.slice((pick % (own.length + 1)) + 1)}`;
+          expect(similarNotePaths(input, files, aliasesOf)).toEqual(referenceSuggestions(input, files, aliasesOf));
+        },
+      ),
+      { numRuns: 1500 },
+    );
   });
 });
 

@@ -26,40 +26,55 @@ export function substringEditDistance(pattern: string, text: string, maxErrors: 
 const BLOCK_BITS = 32;
 
 /**
- * The pattern whose match masks {@link matchMasks} holds, kept while calls repeat it (a did-you-mean
- * reads every note with one): per UTF-16 unit, one 32-bit mask per block, bit i set where the
- * pattern's unit `block × 32 + i` is that unit (Myers' Peq).
+ * A pattern's match masks (Myers' Peq): per UTF-16 unit, one 32-bit mask per block, bit i set where
+ * the pattern's unit `block × 32 + i` is that unit.
  */
-let masksOf = '';
-let blocks = 0;
-let asciiMasks = new Int32Array(0);
-const otherMasks = new Map<number, Int32Array>();
-let noMatch = new Int32Array(0);
-/** The pattern's column, per block: vertical deltas +1 (`pv`) and −1 (`mv`). */
+interface MatchMasks {
+  blocks: number;
+  ascii: Int32Array;
+  other: Map<number, Int32Array>;
+  /** The masks of a unit the pattern does not hold: all 0. */
+  none: Int32Array;
+}
+
+/**
+ * How many patterns' masks are kept: a did-you-mean reads every note with a few patterns in turn
+ * (the name asked for, a path's last segment, each word of it), and building them on each switch
+ * cost more than the distances (0.46 s of a 100k-note did-you-mean of a path, session 42).
+ */
+const KEPT_PATTERNS = 16;
+
+/** The masks of the last {@link KEPT_PATTERNS} patterns, oldest first. */
+const keptMasks = new Map<string, MatchMasks>();
+
+/** The pattern's column, per block: vertical deltas +1 (`pv`) and −1 (`mv`); grown to the longest pattern's blocks. */
 let pv = new Int32Array(0);
 let mv = new Int32Array(0);
 
-/** Builds the masks and the column's blocks for `pattern`, unless they are its already. */
-function matchMasks(pattern: string): void {
-  if (pattern === masksOf) return;
-  blocks = Math.ceil(pattern.length / BLOCK_BITS);
-  asciiMasks = new Int32Array(128 * blocks);
-  otherMasks.clear();
-  noMatch = new Int32Array(blocks);
-  pv = new Int32Array(blocks);
-  mv = new Int32Array(blocks);
+/** The masks of `pattern`, built unless kept ({@link keptMasks}), with the column's blocks grown to hold them. */
+function matchMasks(pattern: string): MatchMasks {
+  const kept = keptMasks.get(pattern);
+  if (kept !== undefined) return kept;
+  const blocks = Math.ceil(pattern.length / BLOCK_BITS);
+  const masks: MatchMasks = { blocks, ascii: new Int32Array(128 * blocks), other: new Map(), none: new Int32Array(blocks) };
   for (let i = 0; i < pattern.length; i++) {
     const unit = pattern.charCodeAt(i);
     const bit = 1 << (i % BLOCK_BITS);
     const block = Math.floor(i / BLOCK_BITS);
-    if (unit < 128) asciiMasks[unit * blocks + block] |= bit;
+    if (unit < 128) masks.ascii[unit * blocks + block] |= bit;
     else {
-      let masks = otherMasks.get(unit);
-      if (masks === undefined) otherMasks.set(unit, (masks = new Int32Array(blocks)));
-      masks[block] |= bit;
+      let unitMasks = masks.other.get(unit);
+      if (unitMasks === undefined) masks.other.set(unit, (unitMasks = new Int32Array(blocks)));
+      unitMasks[block] |= bit;
     }
   }
-  masksOf = pattern;
+  if (keptMasks.size >= KEPT_PATTERNS) keptMasks.delete(keptMasks.keys().next().value as string);
+  keptMasks.set(pattern, masks);
+  if (pv.length < blocks) {
+    pv = new Int32Array(blocks);
+    mv = new Int32Array(blocks);
+  }
+  return masks;
 }
 
 /**
@@ -68,25 +83,25 @@ function matchMasks(pattern: string): void {
  * dynamic programming", J. ACM 46(3), 1999), the pattern's column split in 32-bit blocks that pass
  * each text unit's horizontal delta down from one to the next (H. Hyyrö's block form), and a free
  * start in the text (the top row stays 0). Each text unit costs one step per block; the masks are
- * built once per pattern. It replaced approx-string-match, whose search built its tables on every
+ * built once per pattern ({@link matchMasks}). It replaced approx-string-match, whose search built its tables on every
  * call and then looked for each match's start: 0.8–1.1 s of a 100k-note did-you-mean
  * (docs/performance.md, session 41).
  */
 function bitVectorDistance(pattern: string, text: string): number {
-  matchMasks(pattern);
+  const { blocks, ascii, other, none } = matchMasks(pattern);
   const last = blocks - 1;
   const high = 1 << ((pattern.length - 1) % BLOCK_BITS);
-  pv.fill(-1);
-  mv.fill(0);
+  pv.fill(-1, 0, blocks);
+  mv.fill(0, 0, blocks);
   let score = pattern.length;
   let best = score;
   for (let j = 0; j < text.length; j++) {
     const unit = text.charCodeAt(j);
-    const masks = unit < 128 ? null : (otherMasks.get(unit) ?? noMatch);
+    const masks = unit < 128 ? null : (other.get(unit) ?? none);
     // The delta the row above passes into a block's top cell: 0 into the first (a match may start anywhere).
     let carry = 0;
     for (let b = 0; b < blocks; b++) {
-      const peq = masks === null ? asciiMasks[unit * blocks + b] : masks[b];
+      const peq = masks === null ? ascii[unit * blocks + b] : masks[b];
       const p = pv[b];
       const m = mv[b];
       const eq = peq | (carry < 0 ? 1 : 0);
@@ -123,6 +138,36 @@ export function unmatchedUnits(pattern: string, text: string): number {
   let left = pattern.length;
   for (let i = 0; i < text.length && left > 0; i++) {
     const unit = text.charCodeAt(i);
+    if (need[unit] > 0) {
+      need[unit]--;
+      left--;
+    }
+  }
+  for (let i = 0; i < pattern.length; i++) need[pattern.charCodeAt(i)] = 0;
+  return left;
+}
+
+/**
+ * {@link unmatchedUnits} of `pattern` (lower-cased NFC) in the lower-cased NFC form of
+ * `text.slice(start, end)`, read from `text` as it is: for an ASCII stretch that form is the stretch
+ * with A–Z lowered, so a did-you-mean bounds a note's name or path without making that form. A
+ * stretch holding a unit outside ASCII is not bounded (0): its lower-cased NFC form may differ in
+ * any unit (`K`, the Kelvin sign, becomes `k`; `e` and a combining acute become `é`).
+ * @param start first index (UTF-16 units), inclusive
+ * @param end last index, exclusive
+ * @returns a lower bound of {@link substringEditDistance} from `pattern` to that form
+ */
+export function unmatchedInAscii(pattern: string, text: string, start = 0, end = text.length): number {
+  const need = (unmatched ??= new Uint16Array(0x10000));
+  for (let i = 0; i < pattern.length; i++) need[pattern.charCodeAt(i)]++;
+  let left = pattern.length;
+  for (let i = start; i < end && left > 0; i++) {
+    let unit = text.charCodeAt(i);
+    if (unit > 127) {
+      left = 0;
+      break;
+    }
+    if (unit >= 65 && unit <= 90) unit += 32;
     if (need[unit] > 0) {
       need[unit]--;
       left--;
