@@ -414,8 +414,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * check of YAML only where a parse happens (not on a remembered text).
  * +0.85 KB (session 42): did-you-mean at 100k notes: the bit-vector masks of the last 16 patterns kept, a note's path
  * bounded before its lower-cased fields are made (unmatchedInAscii), the name skipped when its path is not close.
+ * +1.4 KB (session 42): a property comparison with several values (`[due:>X OR <Y]`), a time out of range or text after
+ * a date are refused with the form to write (search and query_notes); date-times compare by the day as in query_notes.
  */
-const BUDGET_BYTES = 914_700;
+const BUDGET_BYTES = 916_200;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -14,7 +14,7 @@ import { INVISIBLE_CHARACTER } from '../query/parser/query-parser';
  * words). A field is a file field (`file.name`...) or a frontmatter property (bare, `note.`
  * prefixed, or quoted when it has spaces).
  */
-import { namesNoCalendarDay } from '../calendar-date';
+import { dateValueFault } from '../calendar-date';
 import { isNumberText, startsWithDate } from '../query/note-filters';
 
 /** Fields every note has, computed from the file (Obsidian Bases' `file.*` names). */
@@ -263,8 +263,22 @@ class Parser {
     ) {
       throw this.error(`Expected a value after ${quoteInput(opToken.text)}, e.g. "draft", 5 or 2026-01-15.`, valueToken ?? null);
     }
-    if (valueToken.kind === 'word' && namesNoCalendarDay(valueToken.text)) {
+    const dateFault = valueToken.kind === 'word' ? dateValueFault(valueToken.text) : null;
+    if (dateFault === 'day') {
       throw this.error(`${quoteInput(valueToken.text)} is not a calendar date; write dates as YYYY-MM-DD, e.g. 2026-01-15.`, valueToken);
+    }
+    if (dateFault === 'time') {
+      throw this.error(
+        `${quoteInput(valueToken.text)} holds no time of day; write date-times as YYYY-MM-DDTHH:MM (hours 00–23), e.g. 2026-01-15T09:30.`,
+        valueToken,
+      );
+    }
+    if (dateFault === 'text') {
+      throw this.error(
+        `${quoteInput(valueToken.text)} is a date followed by other text; compare with a date (YYYY-MM-DD) or a date-time ` +
+          '(YYYY-MM-DDTHH:MM), or quote the value to compare text.',
+        valueToken,
+      );
     }
     const typeFault = fileValueFault(field, meaning.op, valueToken.text);
     if (typeFault !== null) throw this.error(typeFault, valueToken);

@@ -135,7 +135,9 @@ function compareItem(item: unknown, cmp: string, wanted: string): boolean {
   if (NUMBER.test(wanted) && (typeof item === 'number' || NUMBER.test(text))) {
     order = Math.sign(Number(text) - Number(wanted));
   } else if (ISO_DATE.test(wanted) && ISO_DATE.test(text)) {
-    order = text < wanted ? -1 : text > wanted ? 1 : 0;
+    // To the wanted value's length, as query_notes compares: a date-time on the day of a date is that date.
+    const cut = text.slice(0, wanted.length);
+    order = cut < wanted ? -1 : cut > wanted ? 1 : 0;
   } else if (cmp === '=') {
     return text.toLowerCase() === wanted.toLowerCase();
   }

@@ -173,6 +173,10 @@ describe('query_notes: evaluation', () => {
     expect(parseNotesQuery('due < 2024-02-29').where).toMatchObject({ value: '2024-02-29' });
     expect(parseNotesQuery('file.mtime > 2026-01-15T10:00').where).toMatchObject({ value: '2026-01-15T10:00' });
     expect(parseNotesQuery('status is "2026-13-45"').where).toMatchObject({ value: '2026-13-45' });
+    // A time after the date must be a time of day, and nothing else may follow it: each compared as text found nothing.
+    expect(syntaxError('due < 2026-03-01T25:00')).toMatchObject({ position: 7, message: expect.stringMatching(/holds no time of day/) });
+    expect(syntaxError('due < 2026-03-01x')).toMatchObject({ message: expect.stringMatching(/a date followed by other text/) });
+    expect(parseNotesQuery('due < 2026-03-01T10:00:30').where).toMatchObject({ value: '2026-03-01T10:00:30' });
   });
 
   it('is / is not compare text case-insensitively, numbers numerically, lists by any item', () => {

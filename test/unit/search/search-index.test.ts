@@ -195,7 +195,7 @@ const VAULT: Record<string, string> = {
   'Projects/Alpha.md':
     '---\nstatus: in progress\npriority: 8\ndue: 2024-07-15\ntags:\n  - project/alpha\n---\n# Alpha\n\n## Plan\n\nShip the beta.\n',
   'Projects/Beta.md': '---\nstatus: done\npriority: 5\nreviewed:\n---\nThe #project note about beta testing.\n',
-  'Projects/Gamma.md': 'Unrelated #projects note.\n',
+  'Projects/Gamma.md': '---\nchecked: 2024-06-01T09:00\n---\nUnrelated #projects note.\n',
   'Journal/2024-06-01.md': '# Day\n\n今日は日本語の検索をテストしました。\n',
   'Journal/Scattered.md': '日本の人。本語り。\n',
 };
@@ -273,6 +273,15 @@ describe('SearchIndex: ranking and query operators', () => {
     expect(paths(await index.search('[due:>=2024-06-01]', ALL))).toEqual(['Projects/Alpha.md']);
     expect(paths(await index.search('[reviewed:null]', ALL))).toEqual(['Projects/Beta.md']);
     expect(paths(await index.search('has:due -has:tags', ALL))).toEqual(['Notes/Draft.md']);
+  });
+
+  it('compares a date-time with a date by the day, as query_notes does: a time on that day is that date', async () => {
+    expect(paths(await index.search('[checked:>2024-06-01]', ALL))).toEqual([]);
+    expect(paths(await index.search('[checked:>=2024-06-01]', ALL))).toEqual(['Projects/Gamma.md']);
+    expect(paths(await index.search('[checked:=2024-06-01]', ALL))).toEqual(['Projects/Gamma.md']);
+    expect(paths(await index.search('[checked:<2024-06-01T10:00]', ALL))).toEqual(['Projects/Gamma.md']);
+    expect(paths(await index.search('[checked:<2024-06-01T09:00]', ALL))).toEqual([]);
+    expect(paths(await index.search('[checked:>2024-06-01T08:59:30]', ALL))).toEqual(['Projects/Gamma.md']);
   });
 
   it('lists notes for a filter-only query with score 0, by path', async () => {

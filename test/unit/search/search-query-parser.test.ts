@@ -75,6 +75,10 @@ describe('parseQuery', () => {
     ['[status:done]', '[status~done]'],
     ['[status:"in progress"]', '[status~in progress]'],
     ['[priority:>5]', '[priority>5]'],
+    // A date-time compares as one value; quoted, any text does.
+    ['[due:<2026-03-01T10:00]', '[due<2026-03-01T10:00]'],
+    ['[due:>=2026-03-01T10:00:30.5]', '[due>=2026-03-01T10:00:30.5]'],
+    ['[due:>"2026-03-01 OR later"]', '[due>2026-03-01 OR later]'],
     // NOT alone, last, lower case or quoted is a word.
     ['NOT', 'NOT'],
     ['budget NOT', '(budget & NOT)'],
@@ -185,6 +189,23 @@ describe('parseQuery', () => {
     // A bare date that names no calendar day is refused, as query_notes and list_notes' since refuse it.
     ['[due:>2026-02-30]', /date '2026-02-30' is not a calendar day/],
     ['[due:<=2026-02-29T10:00]', /date '2026-02-29T10:00' is not a calendar day/],
+    // Session 41's newcomer: these found nothing, unexplained (the whole text was the one value compared).
+    [
+      '[due:>2026-03-01 OR <2020-01-01]',
+      /a comparison with 2 values; a comparison takes one: write \[due:>2026-03-01\] OR \[due:<2020-01-01\]/,
+    ],
+    ['[priority:>5 OR 7]', /write \[priority:>5\] OR \[priority:>7\]/],
+    ['[status:=Draft OR Published]', /write \[status:=Draft\] OR \[status:=Published\]/],
+    ['[due:<2026-03-01T25:00]', /whose time in '2026-03-01T25:00' is not a time of day; write date-times as YYYY-MM-DDTHH:MM/],
+    ['[due:<2026-03-01T10:61]', /is not a time of day/],
+    [
+      '[due:<2026-03-01 10:00]',
+      /a date followed by other text; write a date-time with a T, as properties store it: \[due:<2026-03-01T10:00\]/,
+    ],
+    [
+      '[due:>2026-03-01junk]',
+      /a date followed by other text; compare with a date .* or quote the value to compare text: \[due:>"2026-03-01junk"\]/,
+    ],
     ['[due:>2026-13-01]', /date '2026-13-01' is not a calendar day/],
     // An order test on a value that is neither a number nor a date found no note, unexplained: it is refused, naming the text tests.
     [

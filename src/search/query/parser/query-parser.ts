@@ -2,7 +2,7 @@ import { inputExcerpt, quoteInput, ToolError } from '../../../errors';
 import type { CompareOp, QueryNode } from './query-ast';
 import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query-literals';
 import { isOperator, isScopeOperator, operatorExample } from './query-operators';
-import { namesNoCalendarDay } from '../../calendar-date';
+import { dateValueFault } from '../../calendar-date';
 import { ordersByValue } from '../note-filters';
 
 /** The refusal of a query with nothing in it (empty, spaces, or only invisible characters), from the parser and the search tool's argument check. */
@@ -406,10 +406,30 @@ class QueryParser {
           `has the property filter [${inner}] with two comparisons run together (${cmp[0]}${doubled[0]}); write one: ` +
             ['>', '<', '>=', '<=', '='].map((op) => `[${name}:${op}${given.slice(doubled[0].length).trim()}]`).join(', '),
         );
-      // A bare date must name a calendar day, as in query_notes and list_notes' since; a quoted value is text.
-      if (given === value && namesNoCalendarDay(value))
+      // One comparison, one value: `[due:>2026-03-01 OR <2020-01-01]` compared each note with the whole text and found none.
+      const values = given === value ? given.split(/\s+OR\s+/) : [given];
+      if (values.length > 1)
+        this.fail(
+          `has the property filter [${inner}], a comparison with ${values.length} values; a comparison takes one: write ` +
+            values.map((one) => `[${name}:${/^(>=|<=|[<>=])/.test(one) ? '' : cmp[0]}${one}]`).join(' OR '),
+        );
+      // A bare date must name a calendar day, and a time after it a time of day, as in query_notes; a quoted value is text.
+      const fault = given === value ? dateValueFault(value) : null;
+      if (fault === 'day')
         this.fail(
           `has the property filter [${inner}] whose date ${quoteInput(value)} is not a calendar day; write dates as YYYY-MM-DD, e.g. 2026-01-15`,
+        );
+      if (fault === 'time')
+        this.fail(
+          `has the property filter [${inner}] whose time in ${quoteInput(value)} is not a time of day; ` +
+            'write date-times as YYYY-MM-DDTHH:MM (hours 00–23), e.g. 2026-01-15T09:30',
+        );
+      if (fault === 'text')
+        this.fail(
+          `has the property filter [${inner}], which compares with ${quoteInput(value)}, a date followed by other text; ` +
+            (/^\S+ \d{2}:\d{2}/.test(value)
+              ? `write a date-time with a T, as properties store it: [${name}:${cmp[0]}${value.replace(' ', 'T')}]`
+              : `compare with a date (YYYY-MM-DD) or a date-time (YYYY-MM-DDTHH:MM), or quote the value to compare text: [${name}:${cmp[0]}"${value}"]`),
         );
       if (cmp[1] !== '=' && !ordersByValue(value))
         this.fail(
