@@ -121,7 +121,8 @@ async function main(): Promise<void> {
   }
   if (badRoots.length) return refuse(badRoots.join('\n'), 2);
   const port = options.port ?? settings.server.port;
-  if (port !== 0 && (await portTaken(port))) return refuse(`vault-mcp: ${portTakenAdvice(port)}`, 1);
+  // Refused before anything starts, as a bad flag is (exit 2): the port given, or the settings' one, cannot be used.
+  if (port !== 0 && (await portTaken(port))) return refuse(`vault-mcp: ${portTakenAdvice(port, argv)}`, 2);
   const mainJs = nodePath.resolve(__dirname, '../main.js');
   const PluginClass = (require(mainJs) as { default: new (app: O.App, manifest: O.PluginManifest) => BootablePlugin }).default;
   const token = options.token ?? newToken();
@@ -148,7 +149,10 @@ async function main(): Promise<void> {
   const booted = await reportLoading(notes, vault.dir, (line) => console.log(line), booting).catch(async (error: unknown) => {
     if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });
     // Taken between the check above and the plugin's listen: the terminal's advice, not the settings tab's.
-    if (port !== 0 && (await portTaken(port))) throw new Error(portTakenAdvice(port));
+    if (port !== 0 && (await portTaken(port))) {
+      console.error(`vault-mcp: ${portTakenAdvice(port, argv)}`);
+      return process.exit(2);
+    }
     throw error;
   });
   if (options.conformanceFixtures)

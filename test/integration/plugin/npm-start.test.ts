@@ -7,6 +7,7 @@
  * data.json) that sets quarantine and several keys; a bad file that stops the run with exit 2.
  */
 import { promises as fsp } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -246,6 +247,22 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     expect(await fsp.readFile(dataJson, 'utf8')).toBe(text);
     // Nothing else of the run's stays in the plugin folder: its writer lock removed at the stop, its search index never saved (docs/npm-start.md).
     expect(await fsp.readdir(nodePath.dirname(dataJson))).toEqual(['data.json']);
+  });
+
+  it('stops with exit 2 when the port is taken, printing the command to type with the other flags kept', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as AddressInfo).port;
+    try {
+      const run = startRunner(['--vault', vault.dir, '--port', String(taken), '--mode', 'propose']);
+      runs.push(run);
+      expect(await run.exited).toBe(2);
+      expect(run.out.some((l) => l.startsWith('MCP server listening'))).toBe(false);
+      expect(run.err.join('\n')).toContain(`vault-mcp: Port ${taken} is already in use`);
+      expect(run.err.join('\n')).toContain(`npm start -- --vault ${vault.dir} --mode propose --port 27300`);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it('stops with exit 2 and one sentence naming the file and the key when the file is wrong; nothing listens', async () => {

@@ -29,4 +29,12 @@ describe('portTakenAdvice', () => {
     expect(advice).not.toMatch(/settings/i);
     expect(portTakenAdvice(27300)).toContain('--port 27301');
   });
+
+  it("keeps the run's other flags in the command to type (the hint dropped --vault and --token), quoting a value with spaces", () => {
+    const argv = ['--vault', '/tmp/My Notes', '--port', '27200', '--token', 'abcdefghijklmnop', '--allow-writes'];
+    expect(portTakenAdvice(27200, argv)).toContain(
+      'npm start -- --vault "/tmp/My Notes" --token abcdefghijklmnop --allow-writes --port 27300 (or --port 0',
+    );
+    expect(portTakenAdvice(27300, ['--port=27300', '--mode', 'propose'])).toContain('npm start -- --mode propose --port 27301');
+  });
 });
