@@ -416,8 +416,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * bounded before its lower-cased fields are made (unmatchedInAscii), the name skipped when its path is not close.
  * +1.4 KB (session 42): a property comparison with several values (`[due:>X OR <Y]`), a time out of range or text after
  * a date are refused with the form to write (search and query_notes); date-times compare by the day as in query_notes.
+ * +0.7 KB (session 42): a write giving a note an id another readable note has says so (NoteWriter.idClashRemark).
  */
-const BUDGET_BYTES = 916_200;
+const BUDGET_BYTES = 916_900;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -1,6 +1,7 @@
 import type { TAbstractFile, TFile } from 'obsidian';
 import type { NotePolicy } from './note-policy';
 import type { NoteSection } from './content/sections';
+import type { AccessScope } from './access/access';
 
 /**
  * The path and access decisions the writers use: the part of {@link NotePolicy} that checks
@@ -35,6 +36,7 @@ export type WritePolicy = Pick<
 export interface NoteReader {
   readonly policy: WritePolicy;
   frontmatterOf(file: TFile): Record<string, unknown>;
+  readableNotes(scope: AccessScope): TFile[];
   readRaw(file: TFile): Promise<string>;
   outline(file: TFile, text: string): NoteSection[];
   notesLinkingInto(entry: TAbstractFile): TFile[];

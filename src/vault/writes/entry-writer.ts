@@ -71,7 +71,13 @@ export class EntryWriter {
    *   it read-only for `scope`); ToolError('not_found') on restore when its rules hide it from `scope`;
    *   ToolError('exists') when taken.
    */
-  prepareCreate(tool: string, rawPath: string, content: string, scope: AccessScope, restore = false): PreparedWrite {
+  prepareCreate(
+    tool: string,
+    rawPath: string,
+    content: string,
+    scope: AccessScope,
+    restore = false,
+  ): Extract<PreparedWrite, { kind: 'create' }> {
     if (this.notes.policy.namesFolder(rawPath)) {
       throw new ToolError(
         'invalid_argument',

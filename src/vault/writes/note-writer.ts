@@ -4,7 +4,8 @@ import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { appendInPlace } from './append-write';
 import { EntryWriter } from './entry-writer';
-import { assertWritableText, guardFrontmatter } from './frontmatter/frontmatter-guard';
+import { assertWritableText, guardFrontmatter, parseFrontmatter } from './frontmatter/frontmatter-guard';
+import { frontmatterId } from '../paths/note-ref';
 import { hashText } from '../hash';
 import { cacheMatchesText, nextIndexed } from '../index-freshness';
 import type { NoteReader } from '../note-reader';
@@ -97,8 +98,11 @@ export class NoteWriter {
   /** {@link prepare} without the file system error mapping. */
   private async prepareRequest(request: WriteRequest, scope: AccessScope, fresh: boolean): Promise<PreparedWrite> {
     switch (request.kind) {
-      case 'create':
-        return this.entries.prepareCreate(request.tool, request.path, request.content, scope, request.restore);
+      case 'create': {
+        const prepared = this.entries.prepareCreate(request.tool, request.path, request.content, scope, request.restore);
+        const note = this.idClashRemark(prepared.path, null, prepared.proposedText, scope);
+        return note === undefined ? prepared : { ...prepared, note };
+      }
       case 'folder':
         return this.entries.prepareFolder(request.tool, request.path, scope);
       case 'move':
@@ -281,7 +285,7 @@ export class NoteWriter {
         const result = await withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
         const identity = prepared.kind === 'create' || prepared.kind === 'move' ? await this.identityOnDisk(result.path) : {};
         this.applied.report(entryChange(prepared, result, identity), scope);
-        return result;
+        return prepared.kind === 'create' && prepared.note !== undefined ? { ...result, note: prepared.note } : result;
       }
     }
   }
@@ -591,6 +595,7 @@ export class NoteWriter {
     }
     const proposed = edit(baseText, outline);
     guardFrontmatter(baseText, proposed.text, file.path);
+    const note = [proposed.note, this.idClashRemark(file.path, baseText, proposed.text, scope)].filter((r) => r !== undefined).join(' ');
     return {
       kind,
       tool: request.tool,
@@ -600,8 +605,33 @@ export class NoteWriter {
       baseHash: hashText(baseText),
       proposedText: proposed.text,
       proposedLines: proposed.lines,
-      ...(proposed.note !== undefined ? { note: proposed.note } : {}),
+      ...(note !== '' ? { note } : {}),
     };
+  }
+
+  /**
+   * The remark for a write that gives the note at `path` a frontmatter `id` (note-ref.ts frontmatterId) that another note
+   * `scope` may read already has: `read_note {id}` then answers that several notes use it. Only notes the key may read
+   * are named (a hidden note's id is not revealed). The write is not refused: the user may be merging two notes.
+   * @param before the note's text before the write (null for a new note). @param after its text after.
+   * @returns a sentence naming the other note and what to do, or undefined when `after` sets no id, keeps the note's own,
+   *   or the id is the note's alone.
+   */
+  idClashRemark(path: string, before: string | null, after: string, scope: AccessScope): string | undefined {
+    const idOf = (text: string): string | null => {
+      const parsed = parseFrontmatter(text);
+      return parsed.state === 'ok' ? frontmatterId(parsed.data) : null;
+    };
+    const id = idOf(after);
+    if (id === null || (before !== null && idOf(before) === id)) return undefined;
+    const others = this.notes.readableNotes(scope).filter((f) => f.path !== path && frontmatterId(this.notes.frontmatterOf(f)) === id);
+    if (others.length === 0) return undefined;
+    const shown = others.slice(0, 3).map((f) => `'${f.path}'`);
+    const named =
+      others.length === 1
+        ? `Another note, ${shown[0]}, has`
+        : `${others.length} other notes (${shown.join(', ')}${others.length > 3 ? ', ...' : ''}) have`;
+    return `${named} the id '${id}' too: read_note {id: '${id}'} will answer that several notes use it; give this note an id no other note has.`;
   }
 
   /**

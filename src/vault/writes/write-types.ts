@@ -95,7 +95,7 @@ export interface PreparedTextWrite {
  * Applying a move notes the linkers it rewrote on it (`linkersRewritten`), as a delete notes `notUtf8`.
  */
 export type PreparedWrite =
-  | { kind: 'create'; tool: string; path: string; proposedText: string }
+  | { kind: 'create'; tool: string; path: string; proposedText: string; note?: string }
   | PreparedTextWrite
   | {
       kind: 'move';
