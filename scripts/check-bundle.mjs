@@ -417,8 +417,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +1.4 KB (session 42): a property comparison with several values (`[due:>X OR <Y]`), a time out of range or text after
  * a date are refused with the form to write (search and query_notes); date-times compare by the day as in query_notes.
  * +0.7 KB (session 42): a write giving a note an id another readable note has says so (NoteWriter.idClashRemark).
+ * +1.1 KB (session 42): comparisons as words of a property's sub-query (`[mood:2 OR >3]`), dates compared at the
+ * precision of the less precise side (a year, a month; search and query_notes), a word for a day refused with its date.
  */
-const BUDGET_BYTES = 916_900;
+const BUDGET_BYTES = 918_100;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -41,3 +41,52 @@ export function dateValueFault(value: string): 'day' | 'time' | 'text' | null {
   if (time === null) return 'text';
   return Number(time[1]) > 23 || Number(time[2]) > 59 || Number(time[3] ?? 0) > 59 ? 'time' : null;
 }
+
+/** A year and a month, `YYYY-MM`: a date to a month's precision. */
+const YEAR_MONTH = /^(\d{4})-(\d{2})$/;
+
+/**
+ * True when `wanted` is a date to some precision that comparisons take: a year (`2026`), a month
+ * (`2026-03`, month 01–12), a calendar day (`2026-03-01`) or a date-time (`2026-03-01T09:30`,
+ * seconds optional); see {@link dateValueFault} for what is refused.
+ */
+export function isDateAtSomePrecision(wanted: string): boolean {
+  if (/^\d{4}$/.test(wanted)) return true;
+  const month = YEAR_MONTH.exec(wanted);
+  if (month) return Number(month[2]) >= 1 && Number(month[2]) <= 12;
+  return DATE_PREFIX.test(wanted) && dateValueFault(wanted) === null;
+}
+
+/**
+ * How a stored `value` that starts with a date (`YYYY-MM-DD`, a time or more may follow) compares
+ * with a `wanted` date ({@link isDateAtSomePrecision}), at the precision of the less precise of
+ * the two: their texts up to the shorter one's length. So `2026` holds every day of that year
+ * (`> 2026` is 2027 on), `2026-03-01` every time of that day (`> 2026-03-01` leaves out
+ * `2026-03-01T09:00`, and a bare date equals any time on its day). Both of search's
+ * `[prop:>value]` and query_notes' comparisons use it.
+ * @returns -1, 0 or 1; null when `value` starts with no date or `wanted` is no date (nor starts like one)
+ */
+export function compareDates(value: string, wanted: string): number | null {
+  // A quoted value that starts like a date but names no day (`"2026-02-30"`) is compared as text, the same way.
+  if (!DATE_PREFIX.test(value) || !(isDateAtSomePrecision(wanted) || DATE_PREFIX.test(wanted))) return null;
+  const length = Math.min(value.length, wanted.length);
+  const a = value.slice(0, length);
+  const b = wanted.slice(0, length);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Words an agent may write for a date that comparisons would take as text (`due < today`). */
+const RELATIVE_DAYS: Record<string, number> = { yesterday: -1, today: 0, now: 0, tomorrow: 1 };
+
+/**
+ * The date `word` means when it is `today`, `tomorrow`, `yesterday` or `now` (any case), as
+ * `YYYY-MM-DD` in this computer's time zone, for a refusal to name the date to write; null for any
+ * other word. Comparisons take no such words: a query's meaning would change from day to day.
+ */
+export function relativeDayDate(word: string, now = new Date()): string | null {
+  const offset = RELATIVE_DAYS[word.toLowerCase()];
+  if (offset === undefined) return null;
+  const day = new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}

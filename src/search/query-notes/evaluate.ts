@@ -1,6 +1,7 @@
 import type { Condition, Field, NotesQuery, SortKey } from './parse';
 import { findPropertyKey, propertyNameKey } from '../../vault/content/frontmatter/property-names';
-import { isNumberText, startsWithDate } from '../query/note-filters';
+import { isNumberText } from '../query/note-filters';
+import { compareDates } from '../calendar-date';
 
 /**
  * Running a parsed `query_notes` query over plain note facts (no vault access here: the tool
@@ -157,10 +158,8 @@ function compare(item: unknown, wanted: string): number | null {
   if (item === null || item === undefined || typeof item === 'object') return null;
   const value = text(item).trim();
   if (isNumberText(wanted) && (typeof item === 'number' || isNumberText(value))) return Math.sign(Number(value) - Number(wanted));
-  if (startsWithDate(wanted) && startsWithDate(value)) {
-    const cut = value.slice(0, wanted.length);
-    return cut < wanted ? -1 : cut > wanted ? 1 : 0;
-  }
+  const dates = compareDates(value, wanted);
+  if (dates !== null) return dates;
   const a = value.normalize('NFC').toLowerCase();
   const b = wanted.normalize('NFC').toLowerCase();
   return a < b ? -1 : a > b ? 1 : 0;

@@ -14,7 +14,7 @@ import { INVISIBLE_CHARACTER } from '../query/parser/query-parser';
  * words). A field is a file field (`file.name`...) or a frontmatter property (bare, `note.`
  * prefixed, or quoted when it has spaces).
  */
-import { dateValueFault } from '../calendar-date';
+import { dateValueFault, relativeDayDate } from '../calendar-date';
 import { isNumberText, startsWithDate } from '../query/note-filters';
 
 /** Fields every note has, computed from the file (Obsidian Bases' `file.*` names). */
@@ -277,6 +277,14 @@ class Parser {
       throw this.error(
         `${quoteInput(valueToken.text)} is a date followed by other text; compare with a date (YYYY-MM-DD) or a date-time ` +
           '(YYYY-MM-DDTHH:MM), or quote the value to compare text.',
+        valueToken,
+      );
+    }
+    const day = valueToken.kind === 'word' && meaning.op !== 'contains' ? relativeDayDate(valueToken.text) : null;
+    if (day !== null) {
+      const meant = valueToken.text.toLowerCase() === 'now' ? 'today' : valueToken.text.toLowerCase();
+      throw this.error(
+        `${quoteInput(valueToken.text)} would be compared as text, not as a date; write the date instead, e.g. ${day} (${meant} on this computer).`,
         valueToken,
       );
     }

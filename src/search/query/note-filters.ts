@@ -1,5 +1,6 @@
 import type { PropertyTest } from './parser/query-ast';
 import { findPropertyKey } from '../../vault/content/frontmatter/property-names';
+import { compareDates, isDateAtSomePrecision } from '../calendar-date';
 
 /**
  * What the search filters know about one note without reading its text: the fields the
@@ -121,11 +122,12 @@ export function startsWithDate(text: string): boolean {
 
 /**
  * True when a `[prop:>value]` test (or `<`, `>=`, `<=`) can order notes by `value`: a number
- * (`5`, `-1.5`, `2e3`) or a date starting `YYYY-MM-DD`. Any other value orders nothing
+ * (`5`, `-1.5`, `2e3`), a date to some precision (calendar-date.ts isDateAtSomePrecision), or a
+ * quoted text that starts like a date (compared as text). Any other value orders nothing
  * (see {@link matchProperty}), so the query parser refuses it rather than answer no notes.
  */
 export function ordersByValue(value: string): boolean {
-  return isNumberText(value) || startsWithDate(value);
+  return isNumberText(value) || isDateAtSomePrecision(value) || startsWithDate(value);
 }
 
 function compareItem(item: unknown, cmp: string, wanted: string): boolean {
@@ -134,10 +136,9 @@ function compareItem(item: unknown, cmp: string, wanted: string): boolean {
   let order: number | null = null;
   if (NUMBER.test(wanted) && (typeof item === 'number' || NUMBER.test(text))) {
     order = Math.sign(Number(text) - Number(wanted));
-  } else if (ISO_DATE.test(wanted) && ISO_DATE.test(text)) {
-    // To the wanted value's length, as query_notes compares: a date-time on the day of a date is that date.
-    const cut = text.slice(0, wanted.length);
-    order = cut < wanted ? -1 : cut > wanted ? 1 : 0;
+  } else if (compareDates(text, wanted) !== null) {
+    // At the precision of the less precise side, as query_notes compares: a date-time on a date's day is that date.
+    order = compareDates(text, wanted);
   } else if (cmp === '=') {
     return text.toLowerCase() === wanted.toLowerCase();
   }

@@ -152,9 +152,15 @@ describe('query_notes: evaluation', () => {
       position: 14,
       message: "file.size is a size in bytes, and 'abc' is not a number; compare it with one, e.g. file.size gt 10000.",
     });
-    expect(syntaxError('file.mtime < yesterday').message).toBe(
-      "file.mtime is a date, and 'yesterday' is not one; compare it with a date written YYYY-MM-DD, e.g. file.mtime gt 2026-01-15.",
+    expect(syntaxError('file.mtime < soon').message).toBe(
+      "file.mtime is a date, and 'soon' is not one; compare it with a date written YYYY-MM-DD, e.g. file.mtime gt 2026-01-15.",
     );
+    // A word for a day would compare as text (session 42's newcomer: `due < today` listed every dated note): the date to write.
+    expect(syntaxError('file.mtime < yesterday').message).toMatch(
+      /^'yesterday' would be compared as text, not as a date; write the date instead, e.g. \d{4}-\d{2}-\d{2} \(yesterday on this computer\)\.$/,
+    );
+    expect(syntaxError('due < TODAY')).toMatchObject({ position: 7, message: expect.stringMatching(/^'TODAY' would be compared as text/) });
+    expect(parseNotesQuery('title contains today').where).toMatchObject({ value: 'today' });
     expect(syntaxError('file.ctime is "soon"').message).toMatch(/^file\.ctime is a date, and 'soon' is not one/);
     // Numbers and dates pass, as do text fields, properties (any type) and contains.
     expect(parseNotesQuery('file.size >= 1e3').where).toMatchObject({ value: '1e3' });
@@ -196,6 +202,14 @@ describe('query_notes: evaluation', () => {
     expect(paths('due lt 2026-01-31')).toEqual(['Projects/Beta.md']);
     expect(paths('file.mtime is 2026-01-15 SORT file.path')).toEqual(['Journal/2026-01-15.md', 'Projects/Alpha/Plan.md']);
     expect(paths('file.mtime gt 2026-01-15')).toEqual(['Inbox.md']);
+    // A year or month compares at its own precision, as search does (session 42's newcomer: `due > 2026` listed 2026's notes).
+    expect(paths('due > 2026')).toEqual([]);
+    expect(paths('due >= 2026 SORT file.path')).toEqual(['Projects/Alpha/Plan.md', 'Projects/Beta.md']);
+    expect(paths('due is 2026-01')).toEqual(['Projects/Beta.md']);
+    expect(paths('due < 2026-02')).toEqual(['Projects/Beta.md']);
+    // A bare date is its whole day against a date-time: equal to its midnight, not before it.
+    expect(paths('due is 2026-01-20T00:00')).toEqual(['Projects/Beta.md']);
+    expect(paths('due < 2026-01-20T00:00')).toEqual([]);
     expect(paths('file.size gte 300 SORT file.size desc')).toEqual(['Projects/Alpha/Plan.md', 'Projects/Beta.md']);
     expect(paths('file.folder under projects SORT file.path')).toEqual(['Projects/Alpha/Plan.md', 'Projects/Beta.md']);
     expect(paths('file.folder is "/"')).toEqual(['Inbox.md']);

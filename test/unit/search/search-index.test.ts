@@ -275,13 +275,21 @@ describe('SearchIndex: ranking and query operators', () => {
     expect(paths(await index.search('has:due -has:tags', ALL))).toEqual(['Notes/Draft.md']);
   });
 
-  it('compares a date-time with a date by the day, as query_notes does: a time on that day is that date', async () => {
+  it("compares dates at the precision of the less precise side, as query_notes does: a time on a date's day is that date", async () => {
     expect(paths(await index.search('[checked:>2024-06-01]', ALL))).toEqual([]);
     expect(paths(await index.search('[checked:>=2024-06-01]', ALL))).toEqual(['Projects/Gamma.md']);
     expect(paths(await index.search('[checked:=2024-06-01]', ALL))).toEqual(['Projects/Gamma.md']);
     expect(paths(await index.search('[checked:<2024-06-01T10:00]', ALL))).toEqual(['Projects/Gamma.md']);
     expect(paths(await index.search('[checked:<2024-06-01T09:00]', ALL))).toEqual([]);
     expect(paths(await index.search('[checked:>2024-06-01T08:59:30]', ALL))).toEqual(['Projects/Gamma.md']);
+    // A year or a month compares at its own precision; comparisons combine in a property's sub-query.
+    expect(paths(await index.search('[checked:>2024]', ALL))).toEqual([]);
+    expect(paths(await index.search('[checked:<2025]', ALL))).toEqual(['Projects/Gamma.md']);
+    expect(paths(await index.search('[checked:=2024-06]', ALL))).toEqual(['Projects/Gamma.md']);
+    expect(paths(await index.search('[due:<2024-06]', ALL))).toEqual(['Notes/Draft.md']);
+    expect(paths(await index.search('[due:>2024-06 OR <2024-05]', ALL))).toEqual(['Projects/Alpha.md']);
+    expect(paths(await index.search('[due:-(>2024-06)]', ALL))).toEqual(['Notes/Draft.md']);
+    expect(paths(await index.search('[priority:3 OR >7]', ALL))).toEqual(['Notes/Draft.md', 'Projects/Alpha.md']);
   });
 
   it('lists notes for a filter-only query with score 0, by path', async () => {

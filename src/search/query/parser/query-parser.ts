@@ -2,7 +2,7 @@ import { inputExcerpt, quoteInput, ToolError } from '../../../errors';
 import type { CompareOp, QueryNode } from './query-ast';
 import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query-literals';
 import { isOperator, isScopeOperator, operatorExample } from './query-operators';
-import { dateValueFault } from '../../calendar-date';
+import { dateValueFault, relativeDayDate } from '../../calendar-date';
 import { ordersByValue } from '../note-filters';
 
 /** The refusal of a query with nothing in it (empty, spaces, or only invisible characters), from the parser and the search tool's argument check. */
@@ -103,6 +103,9 @@ export function regexQuery(pattern: string): QueryNode {
 }
 
 const TERM_END = /[\s()]/;
+
+/** A comparison's sign at the start of a property value or word: `>=`, `<=`, `>`, `<` or `=`. */
+const COMPARISON = /^(>=|<=|>|<|=)/;
 
 /**
  * What the terms being read are tested on: the note (`query`), its path or file name
@@ -342,6 +345,8 @@ class QueryParser {
     if (ctx.kind === 'query') return { kind, text };
     if (ctx.kind === 'property') {
       if (kind === 'word' && text.toLowerCase() === 'null') return { kind: 'property', name: ctx.name, test: { op: 'null' } };
+      const cmp = kind === 'word' ? COMPARISON.exec(text) : null;
+      if (cmp) return this.comparison(ctx.name, quoteInput(text), cmp[1] as CompareOp, text.slice(cmp[0].length));
       return { kind: 'property', name: ctx.name, test: { op: 'contains', value: text } };
     }
     return { kind: ctx.kind, match: { kind: 'text', text } };
@@ -393,53 +398,71 @@ class QueryParser {
     if (raw === '') {
       this.fail(`has the property filter [${inner}] without a value after the colon; write [${name}] to test that it exists`);
     }
-    const cmp = /^(>=|<=|>|<|=)/.exec(raw);
-    if (cmp) {
+    const cmp = COMPARISON.exec(raw);
+    const given = cmp ? raw.slice(cmp[0].length).trim() : '';
+    // One comparison (`[due:>2026-03-01]`, `[rank:<= "high"]`) is read whole, its value quoted or not; a comparison with
+    // more after it (`[due:>2026-03-01 OR <2020-01-01]`, `[mood:>3 OR 2]`) is a sub-query whose words may compare too.
+    if (cmp && /^("(?:[^"\\]|\\.)*"|\S*)$/.test(given)) {
       this.countTerm(open);
-      const given = raw.slice(cmp[0].length).trim();
-      const value = unquote(given);
-      if (value === '') this.fail(`has the property filter [${inner}] without a value after ${cmp[0]}; write it as [${name}:${cmp[0]}5]`);
-      // `<>5`, `>>5`, `=<5`: two comparisons run together; the value's own sign is the slip, not a value to contain.
-      const doubled = /^(>=|<=|[<>=])/.exec(given);
-      if (given === value && doubled && cmp[0] !== '=')
-        this.fail(
-          `has the property filter [${inner}] with two comparisons run together (${cmp[0]}${doubled[0]}); write one: ` +
-            ['>', '<', '>=', '<=', '='].map((op) => `[${name}:${op}${given.slice(doubled[0].length).trim()}]`).join(', '),
-        );
-      // One comparison, one value: `[due:>2026-03-01 OR <2020-01-01]` compared each note with the whole text and found none.
-      const values = given === value ? given.split(/\s+OR\s+/) : [given];
-      if (values.length > 1)
-        this.fail(
-          `has the property filter [${inner}], a comparison with ${values.length} values; a comparison takes one: write ` +
-            values.map((one) => `[${name}:${/^(>=|<=|[<>=])/.test(one) ? '' : cmp[0]}${one}]`).join(' OR '),
-        );
-      // A bare date must name a calendar day, and a time after it a time of day, as in query_notes; a quoted value is text.
-      const fault = given === value ? dateValueFault(value) : null;
-      if (fault === 'day')
-        this.fail(
-          `has the property filter [${inner}] whose date ${quoteInput(value)} is not a calendar day; write dates as YYYY-MM-DD, e.g. 2026-01-15`,
-        );
-      if (fault === 'time')
-        this.fail(
-          `has the property filter [${inner}] whose time in ${quoteInput(value)} is not a time of day; ` +
-            'write date-times as YYYY-MM-DDTHH:MM (hours 00–23), e.g. 2026-01-15T09:30',
-        );
-      if (fault === 'text')
-        this.fail(
-          `has the property filter [${inner}], which compares with ${quoteInput(value)}, a date followed by other text; ` +
-            (/^\S+ \d{2}:\d{2}/.test(value)
-              ? `write a date-time with a T, as properties store it: [${name}:${cmp[0]}${value.replace(' ', 'T')}]`
-              : `compare with a date (YYYY-MM-DD) or a date-time (YYYY-MM-DDTHH:MM), or quote the value to compare text: [${name}:${cmp[0]}"${value}"]`),
-        );
-      if (cmp[1] !== '=' && !ordersByValue(value))
-        this.fail(
-          `has the property filter [${inner}], which orders by ${quoteInput(value)}, neither a number nor a date; ` +
-            `${cmp[1]} compares numbers and dates (YYYY-MM-DD) only: write [${name}:${given}] for notes whose ${name} contains it, ` +
-            `or [${name}:=${given}] for that exact value`,
-        );
-      return { kind: 'property', name, test: { op: 'compare', cmp: cmp[1] as CompareOp, value } };
+      return this.comparison(name, `[${inner}]`, cmp[1] as CompareOp, given);
+    }
+    // A date and a time apart (`[due:<2026-03-01 10:00]`) would be two words of the sub-query, the time a text test.
+    if (cmp && /^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}/.test(given)) {
+      this.fail(
+        `has the property filter [${inner}], a date and a time apart; write a date-time with a T, as properties store it: ` +
+          `[${name}:${cmp[0]}${given.replace(' ', 'T')}]`,
+      );
     }
     return this.valueQuery(name, open + 2 + colon, close);
+  }
+
+  /**
+   * A comparison of property `name` with `given` by `op` (`[due:>2026-03-01]`, or a word `>3` of a property's sub-query),
+   * refused when it could only answer no notes: no value, two comparisons run together (`<>5`), a date that names no
+   * calendar day or a time of no time of day, text after a date, or an order test (`<`, `>`, `<=`, `>=`) of a value that
+   * is neither a number nor a date (a year, `YYYY-MM`, `YYYY-MM-DD`, a date-time). A quoted value is text.
+   * @param shown the filter or word as the refusal names it
+   */
+  private comparison(name: string, shown: string, op: CompareOp, given: string): QueryNode {
+    const value = unquote(given);
+    const sign = op === '=' ? '=' : op;
+    if (value === '') this.fail(`has the property filter ${shown} without a value after ${sign}; write it as [${name}:${sign}5]`);
+    // `<>5`, `>>5`, `=<5`: two comparisons run together; the value's own sign is the slip, not a value to contain.
+    const doubled = COMPARISON.exec(given);
+    if (given === value && doubled && op !== '=')
+      this.fail(
+        `has the property filter ${shown} with two comparisons run together (${sign}${doubled[0]}); write one: ` +
+          ['>', '<', '>=', '<=', '='].map((one) => `[${name}:${one}${given.slice(doubled[0].length).trim()}]`).join(', '),
+      );
+    // A bare date must name a calendar day, and a time after it a time of day, as in query_notes; a quoted value is text.
+    const fault = given === value ? dateValueFault(value) : null;
+    if (fault === 'day')
+      this.fail(
+        `has the property filter ${shown} whose date ${quoteInput(value)} is not a calendar day; write dates as YYYY-MM-DD, e.g. 2026-01-15`,
+      );
+    if (fault === 'time' || (fault === 'text' && /^\d{4}-\d{2}-\d{2}T\d/.test(value)))
+      this.fail(
+        `has the property filter ${shown} whose time in ${quoteInput(value)} is not a time of day written HH:MM; ` +
+          'write date-times as YYYY-MM-DDTHH:MM (two digits each, hours 00–23), e.g. 2026-01-15T09:30',
+      );
+    if (fault === 'text')
+      this.fail(
+        `has the property filter ${shown}, which compares with ${quoteInput(value)}, a date followed by other text; ` +
+          'compare with a date (YYYY-MM-DD) or a date-time (YYYY-MM-DDTHH:MM), one value to a comparison',
+      );
+    const day = relativeDayDate(value);
+    if (day !== null)
+      this.fail(
+        `has the property filter ${shown}, which compares with the word ${quoteInput(value)}; comparisons take dates, not words ` +
+          `whose date changes: write [${name}:${sign}${day}] (${value.toLowerCase() === 'now' ? 'today' : value.toLowerCase()} on this computer)`,
+      );
+    if (op !== '=' && !ordersByValue(value))
+      this.fail(
+        `has the property filter ${shown}, which orders by ${quoteInput(value)}, neither a number nor a date; ` +
+          `${sign} compares numbers and dates (a year, YYYY-MM, YYYY-MM-DD, YYYY-MM-DDTHH:MM) only: write [${name}:${given}] for notes whose ${name} contains it, ` +
+          `or [${name}:=${given}] for that exact value`,
+      );
+    return { kind: 'property', name, test: { op: 'compare', cmp: op, value } };
   }
 
   /**
