@@ -178,7 +178,10 @@ function isUnder(path: string, folder: string): boolean {
   return f === '' || p === f || p.startsWith(f + '/');
 }
 
-/** Sort order of two values: missing and empty values last whatever the direction, numbers numerically, then text. */
+/**
+ * Sort order of two values: missing and empty values last whatever the direction, numbers numerically (a number
+ * written as text too, `"100"`, as the comparisons take it: `"9"` before `12` before `"100"`), then text.
+ */
 function compareForSort(a: Value, b: Value, descending: boolean): number {
   const ka = sortKey(a);
   const kb = sortKey(b);
@@ -194,7 +197,8 @@ function sortKey(value: Value): number | string | null {
   const first: unknown = Array.isArray(value) ? value[0] : value;
   if (typeof first === 'number') return first;
   if (typeof first === 'boolean') return first ? 1 : 0;
-  return text(first).toLowerCase();
+  const shown = text(first).trim();
+  return isNumberText(shown) ? Number(shown) : shown.toLowerCase();
 }
 
 /** The value of `field` for `note`; MISSING for a property the note lacks. */

@@ -147,6 +147,20 @@ describe('query_notes: evaluation', () => {
   ];
   const paths = (source: string): string[] => runNotesQuery(parseNotesQuery(source), notes).rows.map((r) => r[0] as string);
 
+  it('sorts numbers written as text among numbers, as the comparisons read them (session 42: "100" sorted before 7)', () => {
+    const scored: NoteFacts[] = [7, '100', '9', 12, ' 15 ', 'n/a'].map((score, k) => ({
+      path: `S${k}.md`,
+      mtime: base,
+      ctime: base,
+      size: 1,
+      tags: [],
+      frontmatter: { score },
+    }));
+    const order = (source: string): string[] => runNotesQuery(parseNotesQuery(source), scored).rows.map((r) => r[0] as string);
+    expect(order('score exists SORT score desc')).toEqual(['S5.md', 'S1.md', 'S4.md', 'S3.md', 'S2.md', 'S0.md']);
+    expect(order('score exists SORT score asc')).toEqual(['S0.md', 'S2.md', 'S3.md', 'S4.md', 'S1.md', 'S5.md']);
+  });
+
   it('a size or date file field compared with text is an error at the value (it matched no note, silently)', () => {
     expect(syntaxError('file.size gt abc')).toMatchObject({
       position: 14,
