@@ -419,8 +419,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.7 KB (session 42): a write giving a note an id another readable note has says so (NoteWriter.idClashRemark).
  * +1.1 KB (session 42): comparisons as words of a property's sub-query (`[mood:2 OR >3]`), dates compared at the
  * precision of the less precise side (a year, a month; search and query_notes), a word for a day refused with its date.
+ * +0.7 KB (session 42): read_note of a pasted [[Note#Heading]] reads that section (wikilinkSubpath); a block link says
+ * the whole note is read; query_notes sorts numbers written as text among numbers.
  */
-const BUDGET_BYTES = 918_100;
+const BUDGET_BYTES = 918_800;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

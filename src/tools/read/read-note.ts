@@ -7,6 +7,7 @@ import { bodyStart } from '../../vault/content/note-body';
 import { withPreamble } from '../../vault/content/sections';
 import type { AgentInstructions } from '../../vault/note-store';
 import { parseFrontmatter } from '../../vault/writes/frontmatter/frontmatter-guard';
+import { wikilinkSubpath } from '../../vault/paths/note-ref';
 import { defineTool, type ToolContext } from '../tool';
 import { NOTE_HEADER_FIELDS, NOTE_HEADER_REQUIRED, objectOf } from '../output-schema';
 
@@ -125,6 +126,9 @@ export const readNoteTool = defineTool({
     }
     const ref = { path: args.path, id: args.id === undefined ? undefined : String(args.id) };
     const { file, text } = await ctx.notes.resolveAndRead(ref, ctx.scope);
+    // A pasted [[Note#Heading]] reads that heading's section, as the link shows it in Obsidian (it read the whole note, silently).
+    const linked = args.path === undefined ? null : wikilinkSubpath(args.path);
+    const sectionAsked = args.section ?? (linked !== null && 'heading' in linked && !args.outline ? linked.heading : undefined);
     const out = noteHeader(ctx, file, text);
     const offset = args.offset ?? 0;
     const maxChars = args.max_chars ?? BODY_BUDGET;
@@ -137,8 +141,8 @@ export const readNoteTool = defineTool({
       if (headings.length === 0) out.note = 'This note has no headings; read its body with offset paging instead.';
       else if (page.hasMore)
         out.note = `Outline cut at ${page.next} of ${page.length} chars; call read_note with outline:true and offset=${page.next} for the rest.`;
-    } else if (args.section !== undefined) {
-      const section = findHeadingSection(withPreamble(ctx.notes.outline(file, text), text), args.section, file.path, 'read_note');
+    } else if (sectionAsked !== undefined) {
+      const section = findHeadingSection(withPreamble(ctx.notes.outline(file, text), text), sectionAsked, file.path, 'read_note');
       const page = pageText(text.slice(section.start, section.end), offset, maxChars);
       Object.assign(out, { section: { path: section.path, heading: section.heading, level: section.level }, ...bodyFields(page) });
       if (page.hasMore) {
@@ -152,6 +156,10 @@ export const readNoteTool = defineTool({
           `Body cut at ${page.next} of ${page.length} chars; call read_note with offset=${page.next} for more, ` +
           'or outline:true to see the headings and then section:"<path>" to read one part.';
       }
+    }
+    if (linked !== null && 'block' in linked) {
+      const blockNote = `The link's block reference ^${linked.block} is not read on its own: this is the whole note, where the block is the line or paragraph ending in ^${linked.block}.`;
+      out.note = typeof out.note === 'string' ? `${blockNote} ${out.note}` : blockNote;
     }
     if (out.frontmatter_error !== undefined)
       out.note = typeof out.note === 'string' ? `${UNPARSED_FRONTMATTER} ${out.note}` : UNPARSED_FRONTMATTER;

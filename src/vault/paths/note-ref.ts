@@ -32,6 +32,28 @@ export function frontmatterId(frontmatter: Record<string, unknown> | undefined):
 }
 
 /**
+ * The part after the note name of a wikilink an agent pasted as a note name (Obsidian's link syntax,
+ * help.obsidian.md/links): `[[Note#Heading]]` names a heading (`[[Note#A#B]]` a heading under
+ * another, given as `A/B`, read_note's section form), `[[Note#^id]]` a block. Display text after
+ * `|` is dropped.
+ * @returns `{heading}` or `{block}` (without its `^`), or null for text not wrapped in `[[…]]` or a link to a whole note
+ */
+export function wikilinkSubpath(input: string): { heading: string } | { block: string } | null {
+  const m = /^\s*!?\[\[([^\]]*)\]\]\s*$/.exec(input);
+  if (!m) return null;
+  const target = m[1].split('|')[0];
+  const hash = target.indexOf('#');
+  if (hash < 0) return null;
+  const subpath = target.slice(hash + 1).trim();
+  if (subpath.startsWith('^')) return subpath.length > 1 ? { block: subpath.slice(1) } : null;
+  const headings = subpath
+    .split('#')
+    .map((heading) => heading.trim())
+    .filter((heading) => heading !== '');
+  return headings.length === 0 ? null : { heading: headings.join('/') };
+}
+
+/**
  * Unwraps a wikilink an agent pasted as a note name: `[[Note|Alias]]`, `[[Note#Heading]]`
  * and `[[Note^block]]` all become `Note`. Text not wrapped in `[[…]]` is returned unchanged.
  */

@@ -45,6 +45,24 @@ describe('read tools over MCP on the demo vault', () => {
   });
   afterAll(async () => env?.done());
 
+  it('a pasted [[Note#Heading]] reads that section; [[Note#^block]] reads the whole note and says so', async () => {
+    const linked = await call(env.client, 'read_note', { path: '[[Alpha overview#Links]]' });
+    expect(linked.section).toMatchObject({ heading: 'Links' });
+    expect(linked.body).toMatch(/^## Links\n/);
+    expect(linked.body).not.toContain('## Goals');
+    const nested = await call(env.client, 'read_note', { path: '[[Alpha overview#Project Alpha#Links|see links]]' });
+    expect(nested.section).toMatchObject({ heading: 'Links' });
+    expect(await callError(env.client, 'read_note', { path: '[[Alpha overview#Nope]]' })).toMatch(/Nope/);
+    // An explicit section or the outline wins over the link's heading.
+    expect((await call(env.client, 'read_note', { path: '[[Alpha overview#Links]]', section: 'Goals' })).section).toMatchObject({
+      heading: 'Goals',
+    });
+    expect((await call(env.client, 'read_note', { path: '[[Alpha overview#Links]]', outline: true })).outline).toContain('Goals');
+    const block = await call(env.client, 'read_note', { path: '[[Alpha overview#^abc123]]' });
+    expect(block.body).toContain('## Goals');
+    expect(block.note).toMatch(/^The link's block reference \^abc123 is not read on its own: this is the whole note/);
+  });
+
   it('initializes with the server info and lists exactly the read tools', async () => {
     expect(env.client.getServerVersion()).toMatchObject({ name: 'vault-mcp' });
     expect(env.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
