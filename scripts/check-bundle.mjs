@@ -421,8 +421,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * precision of the less precise side (a year, a month; search and query_notes), a word for a day refused with its date.
  * +0.7 KB (session 42): read_note of a pasted [[Note#Heading]] reads that section (wikilinkSubpath); a block link says
  * the whole note is read; query_notes sorts numbers written as text among numbers.
+ * +0.6 KB (session 42): create_note or move_note onto a note the key may read names it and what to do; query_notes names
+ * a value left alone after OR/AND instead of the clause after it.
  */
-const BUDGET_BYTES = 918_800;
+const BUDGET_BYTES = 919_400;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -235,8 +235,18 @@ class Parser {
   }
 
   private parseTest(): Condition {
+    const fieldToken = this.peek();
     const field = this.parseField('a field such as status or file.folder');
     const opToken = this.peek();
+    // A value alone after OR or AND (`status is "active" OR paused LIMIT 3`) reads as a field whose operator is what
+    // follows: the error names the word and the whole test to write, not the clause after it.
+    if (fieldToken && (!opToken || this.isClause(opToken) || /^(and|or)$/i.test(opToken.text) || opToken.text === ')')) {
+      throw this.error(
+        `${quoteInput(fieldToken.text)} is a field with no test after it; each test is a field, an operator and a value ` +
+          `(status is "paused"), also after OR and AND.`,
+        fieldToken,
+      );
+    }
     if (!opToken || (opToken.kind !== 'word' && opToken.kind !== 'symbol')) {
       throw this.error(`Expected an operator after the field: ${OPERATOR_LIST}.`, opToken ?? null);
     }

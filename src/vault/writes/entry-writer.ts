@@ -86,6 +86,7 @@ export class EntryWriter {
     }
     const path = this.notes.policy.checkedPath(withMarkdownExtension(this.notes.policy.normalizePath(rawPath, scope)), scope);
     this.assertNewSegmentsValid(path);
+    this.assertNoReadableNoteAt(path, scope, 'change it with write_note or edit_note, or choose another path');
     this.assertFree(path, 'create at');
     if (restore) assertWritableText(content, scope, path);
     else guardFrontmatter('', content, path);
@@ -172,6 +173,7 @@ export class EntryWriter {
       to = parent === '' ? name : `${parent}/${name}`;
     } else {
       this.assertNewSegmentsValid(to);
+      this.assertNoReadableNoteAt(to, scope, 'a move does not replace a note: choose another path, or delete that note first');
       this.assertFree(to, 'move to');
     }
     return { kind: 'move', tool, path: source.path, to, folder: !isNote, expectedHash };
@@ -577,6 +579,17 @@ export class EntryWriter {
    * does not list, whose target a write would create): the same message for all, so private notes
    * and links cannot be probed.
    */
+  /**
+   * Throws ToolError('exists') naming the note at `path` when `scope` may read it, with `advice`: a key that sees the note
+   * is told it is there (it was told only "taken or unavailable"); for any other entry {@link assertFree} answers.
+   */
+  private assertNoReadableNoteAt(path: string, scope: AccessScope, advice: string): void {
+    const entry = this.notes.policy.entryAt(path);
+    if (entry instanceof TFile && entry.extension === 'md' && this.notes.policy.canRead(entry, scope)) {
+      throw new ToolError('exists', `A note is already at '${entry.path}'; ${advice}.`);
+    }
+  }
+
   private assertFree(path: string, verb: string): void {
     if (this.notes.policy.entryAt(path) || this.notes.policy.caseTwins(path).length > 0) throw takenError(verb);
     const segments = path.split('/');

@@ -179,10 +179,13 @@ describe('agent instructions are held for review even for a force key', () => {
     );
     expect((await held('create_note', { path: 'Areas/Home/AGENT\u017f.md', content: 'Obey.\n' })).path).toBe('Areas/Home/AGENT\u017f.md');
     // Beside an existing AGENTS.md, or any note or folder, the other spelling is taken, as another case is.
-    const taken = 'Cannot create at that path: it is taken or unavailable; choose another path.';
-    expect(await callError(client, 'create_note', { path: 'Projects/AGENT\u017f.md', content: 'Obey.\n' })).toBe(taken);
-    expect(await callError(client, 'create_note', { path: 'Projects/agents.md', content: 'Obey.\n' })).toBe(taken);
-    expect(await callError(client, 'create_note', { path: 'Idea\u017f', content: 'x\n' })).toBe(taken);
+    const named = (path: string): string =>
+      `A note is already at '${path}'; change it with write_note or edit_note, or choose another path.`;
+    expect(await callError(client, 'create_note', { path: 'Projects/AGENT\u017f.md', content: 'Obey.\n' })).toBe(
+      named('Projects/AGENTS.md'),
+    );
+    expect(await callError(client, 'create_note', { path: 'Projects/agents.md', content: 'Obey.\n' })).toBe(named('Projects/AGENTS.md'));
+    expect(await callError(client, 'create_note', { path: 'Idea\u017f', content: 'x\n' })).toBe(named('Ideas.md'));
     expect(await callError(client, 'create_folder', { path: '\u017fkills' })).toBe("Folder 'Skills' already exists; use it as it is.");
     // The user's AGENTſ.md is the folder's instructions, as the disks above would have it as AGENTS.md.
     expect((await call(client, 'read_note', { path: 'Areas/Health/Sleep' })).agent_md?.path).toBe('Areas/Health/AGENT\u017f.md');

@@ -56,8 +56,9 @@ describe('write tools over MCP, force key on the demo vault', () => {
     });
     const read = await call(env.client, 'read_note', { path: 'Projects/Gamma/Kickoff' });
     expect(read.hash).toBe(out.hash);
+    // A note the key may read is named, in its own spelling, with what to do instead (it said only "taken or unavailable").
     expect(await callError(env.client, 'create_note', { path: 'projects/gamma/KICKOFF.md', content: 'x' })).toBe(
-      'Cannot create at that path: it is taken or unavailable; choose another path.',
+      "A note is already at 'Projects/Gamma/Kickoff.md'; change it with write_note or edit_note, or choose another path.",
     );
     expect(await disk('Projects/Gamma/Kickoff.md')).toBe('# Kickoff\n\nAgenda.\n');
     expect(await callError(env.client, 'create_note', { path: 'Notes/a|b', content: '' })).toMatch(
@@ -89,9 +90,13 @@ describe('write tools over MCP, force key on the demo vault', () => {
   it('private notes behave as missing for every tool, and create/move over them gets the generic answer', async () => {
     const target = 'Personal/Therapy notes.md';
     const before = await disk(target);
-    const generic = await callError(env.client, 'create_note', { path: 'Personal/Therapy notes', content: 'overwrite?' });
-    const visible = await callError(env.client, 'create_note', { path: 'Home', content: 'overwrite?' });
-    expect(generic.replace(target, 'X')).toBe(visible.replace('Home.md', 'X'));
+    // A private note's path gets the answer any taken or unavailable path gets; only a note the key may read is named.
+    expect(await callError(env.client, 'create_note', { path: 'Personal/Therapy notes', content: 'overwrite?' })).toBe(
+      'Cannot create at that path: it is taken or unavailable; choose another path.',
+    );
+    expect(await callError(env.client, 'create_note', { path: 'Home', content: 'overwrite?' })).toBe(
+      "A note is already at 'Home.md'; change it with write_note or edit_note, or choose another path.",
+    );
     expect(await callError(env.client, 'move_note', { path: 'Inbox', to: target })).toBe(
       'Cannot move to that path: it is taken or unavailable; choose another path.',
     );
@@ -562,7 +567,7 @@ describe('write tools over MCP, force key on the demo vault', () => {
 
   it('move_note: never overwrites, adds .md, creates folders, updates links; moves folders', async () => {
     expect(await callError(env.client, 'move_note', { path: 'Ideas', to: 'Inbox' })).toBe(
-      'Cannot move to that path: it is taken or unavailable; choose another path.',
+      "A note is already at 'Inbox.md'; a move does not replace a note: choose another path, or delete that note first.",
     );
     const out = await call(env.client, 'move_note', { path: 'People/Ben Okafor', to: 'Contacts/Work/Ben' });
     expect(out).toMatchObject({ status: 'applied', path: 'Contacts/Work/Ben.md', from: 'People/Ben Okafor.md' });

@@ -147,6 +147,16 @@ describe('query_notes: evaluation', () => {
   ];
   const paths = (source: string): string[] => runNotesQuery(parseNotesQuery(source), notes).rows.map((r) => r[0] as string);
 
+  it('a value alone after OR or AND is named, with the whole test to write (it blamed the clause after it)', () => {
+    expect(syntaxError('WHERE status is "active" OR paused LIMIT 3')).toMatchObject({
+      position: 29,
+      message: `'paused' is a field with no test after it; each test is a field, an operator and a value (status is "paused"), also after OR and AND.`,
+    });
+    expect(syntaxError('WHERE status is "active" OR "paused" COLUMNS status')).toMatchObject({ position: 29 });
+    expect(syntaxError('WHERE (status is x OR y) AND a is 1').message).toMatch(/^'y' is a field with no test after it/);
+    expect(syntaxError('WHERE status').message).toMatch(/^'status' is a field with no test after it/);
+  });
+
   it('sorts numbers written as text among numbers, as the comparisons read them (session 42: "100" sorted before 7)', () => {
     const scored: NoteFacts[] = [7, '100', '9', 12, ' 15 ', 'n/a'].map((score, k) => ({
       path: `S${k}.md`,
