@@ -2,7 +2,7 @@ import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access/access';
 import type { NoteChange, NoteStore } from '../vault/note-store';
-import { cursorQueryText, decodeCursor, encodeCursor } from './results/cursor';
+import { cursorQueryText, cursorTotal, decodeCursor, encodeCursor } from './results/cursor';
 import { LexicalEngine, type EngineResult, type PhraseLines } from './engine/lexical-engine';
 import type { QueryNode } from './query/parser/query-ast';
 import { positiveLeaves } from './query/query-eval';
@@ -279,7 +279,7 @@ export class SearchIndex {
         continue;
       }
       const results = hits.filter((h): h is SearchHit => h !== null && h !== REFUSED);
-      return this.pageOf(results, found, { offset, limit, cursorKey }, progress);
+      return this.pageOf(results, found, { offset, limit, cursorKey, cursor: options.cursor }, progress);
     }
   }
 
@@ -287,15 +287,23 @@ export class SearchIndex {
   private pageOf(
     results: SearchHit[],
     { total, ranked, estimated }: EngineResult,
-    { offset, limit, cursorKey }: { offset: number; limit: number; cursorKey: string },
+    { offset, limit, cursorKey, cursor }: { offset: number; limit: number; cursorKey: string; cursor?: string },
     progress: IndexProgress | null,
   ): SearchPage {
     const next = offset + limit;
-    const out: SearchPage = next < total ? { results, next_cursor: encodeCursor(next, cursorKey), total } : { results, total };
+    const exact = estimated === true ? undefined : total;
+    const out: SearchPage = next < total ? { results, next_cursor: encodeCursor(next, cursorKey, exact), total } : { results, total };
     if (estimated === true) out.total_estimated = true;
     if (ranked !== null) {
       out.all_terms_total = ranked.allTerms;
       if (ranked.ignored.length > 0) out.ignored_terms = ranked.ignored;
+    }
+    // Pages are offsets into the ranking as it is now: notes written since the previous page shift it (search.md, "Paging").
+    const before = cursor === undefined ? null : cursorTotal(cursor);
+    if (before !== null && exact !== undefined && before !== total) {
+      out.note =
+        `The matches changed since the previous page (${before} then, ${total} now: notes were written meanwhile), so this page ` +
+        'may repeat or skip some; search again without a cursor for a fresh list.';
     }
     if (progress) {
       out.index = progress;

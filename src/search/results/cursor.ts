@@ -21,9 +21,25 @@ export function cursorQueryText(query: string, regex: boolean): string {
  * Encodes the offset of the next page for `query`.
  * @param offset index of the first result of the next page (≥ 0)
  * @param query the exact query key (query text plus options that change the result set)
+ * @param total the page's exact total of matches, when it has one ({@link cursorTotal})
  */
-export function encodeCursor(offset: number, query: string): string {
-  return Buffer.from(JSON.stringify({ o: offset, q: fingerprint(query) }), 'utf8').toString('base64url');
+export function encodeCursor(offset: number, query: string, total?: number): string {
+  const fields = total === undefined ? { o: offset, q: fingerprint(query) } : { o: offset, q: fingerprint(query), t: total };
+  return Buffer.from(JSON.stringify(fields), 'utf8').toString('base64url');
+}
+
+/**
+ * The `total` of the page that made `cursor` ({@link encodeCursor}'s `total`), for telling the next page that the matches
+ * changed in between; null when the cursor holds none (an estimated total, or a cursor of another kind). Decode the
+ * cursor with {@link decodeCursor} first: this reads it without checking.
+ */
+export function cursorTotal(cursor: string): number | null {
+  try {
+    const t = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown }).t;
+    return typeof t === 'number' && Number.isInteger(t) && t >= 0 ? t : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -351,3 +351,22 @@ describe.each(['force', 'propose'] as const)('move_note to the name of a folder,
     expect((await env.call('move_note', { path: 'Home', to: 'Nowhere/Home' })).note).toBeUndefined();
   });
 });
+
+// Session 42's newcomer: a page after a write repeated two notes and missed the new ones, with only `total` moving.
+describe('search paging across a write', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });
+
+  it('a page whose matches changed since the previous one says so; an unchanged one says nothing', async () => {
+    const first = await env.call('search', { query: 'path:.md', mode: 'lexical', limit: 5 });
+    const second = await env.call('search', { query: 'path:.md', mode: 'lexical', limit: 5, cursor: first.next_cursor });
+    expect(second.note).toBeUndefined();
+    await env.call('create_note', { path: 'AAA first.md', content: 'x\n' });
+    await env.call('create_note', { path: 'AAB second.md', content: 'y\n' });
+    const third = await env.call('search', { query: 'path:.md', mode: 'lexical', limit: 5, cursor: second.next_cursor });
+    expect(third.total).toBe(first.total + 2);
+    expect(third.note).toBe(
+      `The matches changed since the previous page (${first.total} then, ${first.total + 2} now: notes were written meanwhile), ` +
+        'so this page may repeat or skip some; search again without a cursor for a fresh list.',
+    );
+  });
+});
