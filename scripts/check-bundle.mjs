@@ -424,8 +424,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.6 KB (session 42): create_note or move_note onto a note the key may read names it and what to do; query_notes names
  * a value left alone after OR/AND instead of the clause after it.
  * +0.5 KB (session 42): a lexical search page whose exact total changed since the previous page says so (cursorTotal).
+ * +0.25 KB (session 42): set_properties deleting a property the note lacks says so (a misspelt name).
  */
-const BUDGET_BYTES = 919_900;
+const BUDGET_BYTES = 920_200;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

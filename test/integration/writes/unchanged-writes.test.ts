@@ -22,7 +22,8 @@ const message = "Nothing to change: 'P.md' already reads that way, so nothing wa
 /** Every no-op route of the note tools, as [tool, args, remark the answer carries]. */
 const ROUTES: Array<[string, Json, string | undefined]> = [
   ['set_properties', { path: 'P', properties: { title: 't' } }, undefined],
-  ['set_properties', { path: 'P', properties: { nonexistent: null } }, undefined],
+  // A deletion of a property the note lacks names it (most often a misspelt name).
+  ['set_properties', { path: 'P', properties: { nonexistent: null } }, 'nonexistent'],
   ['set_properties', { path: 'P', properties: { TITLE: 't' } }, 'title'],
   ['set_properties', { path: 'P', properties: { tags: ['a'] } }, undefined],
   ['write_note', { path: 'P', frontmatter_patch: { title: 't' } }, undefined],

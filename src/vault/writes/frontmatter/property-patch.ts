@@ -156,7 +156,16 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
     (key) => Object.hasOwn(shown, key) !== Object.hasOwn(wanted, key) || !isDeepStrictEqual(shown[key], wanted[key]),
   );
   const tagRemarks = Object.keys(resolved).map((key) => (resolved[key] === null ? undefined : malformedTagRemark(key, wanted[key])));
-  const remarks = [note, ...storedOtherwise(resolved, shown, wanted), ...tagRemarks].filter((r): r is string => r !== undefined);
+  // A deletion of a property the note lacks changes nothing: said, since it is most often a misspelt name (`nope: null`).
+  const absent = Object.keys(resolved).filter((key) => resolved[key] === null && !Object.hasOwn(shown, key));
+  const absentRemark =
+    absent.length === 0
+      ? undefined
+      : `The note has no ${absent.length === 1 ? 'property' : 'properties'} ${absent.map((key) => `'${key}'`).join(', ')} to delete ` +
+        '(names are matched ignoring case); read_note lists its frontmatter.';
+  const remarks = [note, ...storedOtherwise(resolved, shown, wanted), ...tagRemarks, absentRemark].filter(
+    (r): r is string => r !== undefined,
+  );
   const withNote = (result: TextEditResult): TextEditResult => (remarks.length === 0 ? result : { ...result, note: remarks.join(' ') });
   if (changed.length === 0) return withNote(withBlockLines(text));
   const info = frontMatterInfo(text);
