@@ -120,12 +120,13 @@ describe('create_note', () => {
     expect(await disk('Projects/Gamma/Sub/Plan.md')).toBe(content);
   });
 
-  test('never overwrites; a private note answers exactly like any taken path', async () => {
+  test('never overwrites; a note the key may read is named, a private note answers like any taken path', async () => {
     const taken = await rejection(call(createNoteTool, { path: 'inbox', content: 'x' }));
     const privateOne = await rejection(call(createNoteTool, { path: 'Personal/Therapy notes', content: 'x' }));
     expect(taken.code).toBe('exists');
     expect(privateOne.code).toBe('exists');
-    expect(taken.message).toBe('Cannot create at that path: it is taken or unavailable; choose another path.');
+    // read_note tells the key as much: the note is there for it to read (session 42: it was told only "taken or unavailable").
+    expect(taken.message).toBe("A note is already at 'Inbox.md'; change it with write_note or edit_note, or choose another path.");
     expect(privateOne.message).toBe('Cannot create at that path: it is taken or unavailable; choose another path.');
     expect(await disk('Personal/Therapy notes.md')).toMatch(/^---\naccess: private/);
   });
@@ -458,14 +459,16 @@ describe('set_properties', () => {
 });
 
 describe('move_note', () => {
-  test('moves with .md added and links updated; never overwrites; private targets answer like taken ones', async () => {
+  test('moves with .md added and links updated; never overwrites; private targets answer like taken ones, readable ones are named', async () => {
     const out = await call(moveNoteTool, { path: 'Areas/Home/Garden plan', to: 'Archive/Gardens/Plan 2026' });
     expect(out).toMatchObject({ status: 'applied', path: 'Archive/Gardens/Plan 2026.md', from: 'Areas/Home/Garden plan.md' });
     await vault.host.metadataCache.whenResolved();
     expect(await disk('Ideas.md')).toContain('[[Plan 2026#Water]]');
     const taken = await rejection(call(moveNoteTool, { path: 'Ideas', to: 'Inbox' }));
     const hidden = await rejection(call(moveNoteTool, { path: 'Ideas', to: 'personal/therapy NOTES.md' }));
-    expect(taken.message).toBe('Cannot move to that path: it is taken or unavailable; choose another path.');
+    expect(taken.message).toBe(
+      "A note is already at 'Inbox.md'; a move does not replace a note: choose another path, or delete that note first.",
+    );
     expect(hidden.message).toBe('Cannot move to that path: it is taken or unavailable; choose another path.');
     expect((await rejection(call(moveNoteTool, { path: 'Projects/Alpha/Budget', to: 'B' }))).code).toBe('forbidden');
     expect((await rejection(call(moveNoteTool, { path: 'Ideas', to: '.hidden/Ideas' }))).code).toBe('forbidden');
