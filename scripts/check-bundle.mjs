@@ -425,8 +425,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * a value left alone after OR/AND instead of the clause after it.
  * +0.5 KB (session 42): a lexical search page whose exact total changed since the previous page says so (cursorTotal).
  * +0.25 KB (session 42): set_properties deleting a property the note lacks says so (a misspelt name).
+ * +0.05 KB (session 42's last read): a word for a day is refused in order tests only; query_notes checks what follows a
+ * date only where the value is compared (contains and under take any text).
  */
-const BUDGET_BYTES = 920_200;
+const BUDGET_BYTES = 920_300;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

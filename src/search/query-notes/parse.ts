@@ -273,7 +273,11 @@ class Parser {
     ) {
       throw this.error(`Expected a value after ${quoteInput(opToken.text)}, e.g. "draft", 5 or 2026-01-15.`, valueToken ?? null);
     }
-    const dateFault = valueToken.kind === 'word' ? dateValueFault(valueToken.text) : null;
+    // A date's day is checked for every test; what follows a date only where the value is compared (a file name may hold
+    // `2026-01-15_trip`).
+    const compared = meaning.op !== 'contains' && meaning.op !== 'under';
+    const fault = valueToken.kind === 'word' ? dateValueFault(valueToken.text) : null;
+    const dateFault = fault === 'day' || compared ? fault : null;
     if (dateFault === 'day') {
       throw this.error(`${quoteInput(valueToken.text)} is not a calendar date; write dates as YYYY-MM-DD, e.g. 2026-01-15.`, valueToken);
     }
@@ -290,7 +294,8 @@ class Parser {
         valueToken,
       );
     }
-    const day = valueToken.kind === 'word' && meaning.op !== 'contains' ? relativeDayDate(valueToken.text) : null;
+    const ordering = meaning.op === 'gt' || meaning.op === 'lt' || meaning.op === 'gte' || meaning.op === 'lte';
+    const day = valueToken.kind === 'word' && ordering ? relativeDayDate(valueToken.text) : null;
     if (day !== null) {
       const meant = valueToken.text.toLowerCase() === 'now' ? 'today' : valueToken.text.toLowerCase();
       throw this.error(

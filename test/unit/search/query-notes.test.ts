@@ -185,6 +185,8 @@ describe('query_notes: evaluation', () => {
     );
     expect(syntaxError('due < TODAY')).toMatchObject({ position: 7, message: expect.stringMatching(/^'TODAY' would be compared as text/) });
     expect(parseNotesQuery('title contains today').where).toMatchObject({ value: 'today' });
+    expect(parseNotesQuery('when is today').where).toMatchObject({ value: 'today' });
+    expect(parseNotesQuery('file.name contains 2026-01-15_trip').where).toMatchObject({ value: '2026-01-15_trip' });
     expect(syntaxError('file.ctime is "soon"').message).toMatch(/^file\.ctime is a date, and 'soon' is not one/);
     // Numbers and dates pass, as do text fields, properties (any type) and contains.
     expect(parseNotesQuery('file.size >= 1e3').where).toMatchObject({ value: '1e3' });

@@ -77,6 +77,8 @@ describe('parseQuery', () => {
     ['[priority:>5]', '[priority>5]'],
     // A date-time compares as one value; quoted, any text does.
     ['[due:<2026-03-01T10:00]', '[due<2026-03-01T10:00]'],
+    // `=` may look for the word itself; only an order test by a word for a day is refused.
+    ['[when:=today]', '[when=today]'],
     ['[due:>=2026-03-01T10:00:30.5]', '[due>=2026-03-01T10:00:30.5]'],
     // A comparison with more after it is a sub-query whose words compare too (session 41's newcomer: the whole text was one value).
     ['[due:>2026-03-01 OR <2020-01-01]', '([due>2026-03-01] | [due<2020-01-01])'],

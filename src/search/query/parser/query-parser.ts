@@ -425,13 +425,12 @@ class QueryParser {
    */
   private comparison(name: string, shown: string, op: CompareOp, given: string): QueryNode {
     const value = unquote(given);
-    const sign = op === '=' ? '=' : op;
-    if (value === '') this.fail(`has the property filter ${shown} without a value after ${sign}; write it as [${name}:${sign}5]`);
+    if (value === '') this.fail(`has the property filter ${shown} without a value after ${op}; write it as [${name}:${op}5]`);
     // `<>5`, `>>5`, `=<5`: two comparisons run together; the value's own sign is the slip, not a value to contain.
     const doubled = COMPARISON.exec(given);
     if (given === value && doubled && op !== '=')
       this.fail(
-        `has the property filter ${shown} with two comparisons run together (${sign}${doubled[0]}); write one: ` +
+        `has the property filter ${shown} with two comparisons run together (${op}${doubled[0]}); write one: ` +
           ['>', '<', '>=', '<=', '='].map((one) => `[${name}:${one}${given.slice(doubled[0].length).trim()}]`).join(', '),
       );
     // A bare date must name a calendar day, and a time after it a time of day, as in query_notes; a quoted value is text.
@@ -450,16 +449,17 @@ class QueryParser {
         `has the property filter ${shown}, which compares with ${quoteInput(value)}, a date followed by other text; ` +
           'compare with a date (YYYY-MM-DD) or a date-time (YYYY-MM-DDTHH:MM), one value to a comparison',
       );
-    const day = relativeDayDate(value);
+    // `=` may look for the word itself (a status `today`); an order test by it could only compare text.
+    const day = op === '=' ? null : relativeDayDate(value);
     if (day !== null)
       this.fail(
         `has the property filter ${shown}, which compares with the word ${quoteInput(value)}; comparisons take dates, not words ` +
-          `whose date changes: write [${name}:${sign}${day}] (${value.toLowerCase() === 'now' ? 'today' : value.toLowerCase()} on this computer)`,
+          `whose date changes: write [${name}:${op}${day}] (${value.toLowerCase() === 'now' ? 'today' : value.toLowerCase()} on this computer)`,
       );
     if (op !== '=' && !ordersByValue(value))
       this.fail(
         `has the property filter ${shown}, which orders by ${quoteInput(value)}, neither a number nor a date; ` +
-          `${sign} compares numbers and dates (a year, YYYY-MM, YYYY-MM-DD, YYYY-MM-DDTHH:MM) only: write [${name}:${given}] for notes whose ${name} contains it, ` +
+          `${op} compares numbers and dates (a year, YYYY-MM, YYYY-MM-DD, YYYY-MM-DDTHH:MM) only: write [${name}:${given}] for notes whose ${name} contains it, ` +
           `or [${name}:=${given}] for that exact value`,
       );
     return { kind: 'property', name, test: { op: 'compare', cmp: op, value } };
