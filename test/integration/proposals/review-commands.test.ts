@@ -134,11 +134,18 @@ describe('terminal review commands', () => {
     const message = "Nothing to change: 'P.md' already reads that way, so nothing was written, staged or logged.";
     for (const [tool, args] of [
       ['set_properties', { path: 'P', properties: { title: 't' } }],
-      ['set_properties', { path: 'P', properties: { nonexistent: null } }],
       ['edit_note', { path: 'P', anchor: 'body', op: 'replace', content: 'body' }],
       ['write_note', { path: 'P', body: 'body\n' }],
     ] as const)
       expect([tool, await call(client, tool, args)]).toEqual([tool, { status: 'unchanged', path: 'P.md', hash, message }]);
+    // Deleting a property the note lacks changes nothing too, and names the property (most often a misspelt name).
+    expect(await call(client, 'set_properties', { path: 'P', properties: { nonexistent: null } })).toEqual({
+      status: 'unchanged',
+      path: 'P.md',
+      hash,
+      message,
+      note: "The note has no property 'nonexistent' to delete (names are matched ignoring case); read_note lists its frontmatter.",
+    });
     expect(booted.plugin.proposals.pending()).toEqual([]);
     expect(await run('proposals')).toBe('No pending changes.');
     // One staged by an older version (no hunks): accept closes it, saying it changed nothing.
