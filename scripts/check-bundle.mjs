@@ -427,8 +427,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.25 KB (session 42): set_properties deleting a property the note lacks says so (a misspelt name).
  * +0.05 KB (session 42's last read): a word for a day is refused in order tests only; query_notes checks what follows a
  * date only where the value is compared (contains and under take any text).
+ * +0.1 KB (session 42): read_notes keeps a misspelt name's "did you mean" in its note.
  */
-const BUDGET_BYTES = 920_300;
+const BUDGET_BYTES = 920_400;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -92,14 +92,19 @@ export const readNotesTool = defineTool({
       });
     }
     const notFound: string[] = [];
+    // A miss whose answer says more than "not found" (read_note's "did you mean", for a key that lists notes) keeps it.
+    const missHelp: string[] = [];
     const errors: Array<{ path: string; message: string }> = [];
     const files: TFile[] = [];
     args.paths.forEach((ref, i) => {
       const outcome = outcomes.get(i) as TFile | ToolError;
       if (!(outcome instanceof ToolError)) {
         if (!files.includes(outcome)) files.push(outcome);
-      } else if (outcome.code === 'not_found') notFound.push(ref);
-      else errors.push({ path: inputExcerpt(ref), message: outcome.messageFor(ctx.scope.sight) });
+      } else if (outcome.code === 'not_found') {
+        notFound.push(ref);
+        const message = outcome.messageFor(ctx.scope.sight);
+        if (message !== noteNotFound(ref).messageFor(ctx.scope.sight)) missHelp.push(message);
+      } else errors.push({ path: inputExcerpt(ref), message: outcome.messageFor(ctx.scope.sight) });
     });
     const texts = files.map((file) => textOf.get(file) as string);
     const bodies = texts.map((text) => text.slice(bodyStart(text)));
@@ -124,9 +129,13 @@ export const readNotesTool = defineTool({
     const out: Record<string, unknown> = { notes, not_found: notFound };
     if (errors.length > 0) out.errors = errors;
     if (agentMd.size > 0) out.agent_md = [...agentMd.values()].map(cappedInstructions);
+    const remarks = [...missHelp];
     if (notes.some((n) => n.has_more)) {
-      out.note = `Bodies share a ${BODY_BUDGET}-char budget and some were cut; call read_note with the path and offset=<chars shown> for the rest.`;
+      remarks.push(
+        `Bodies share a ${BODY_BUDGET}-char budget and some were cut; call read_note with the path and offset=<chars shown> for the rest.`,
+      );
     }
+    if (remarks.length > 0) out.note = remarks.join(' ');
     return out;
   },
 });

@@ -190,6 +190,16 @@ describe('read tools over MCP on the demo vault', () => {
   it('read_notes shares one budget and lists missing notes; list_tags, get_links, active_note answer', async () => {
     const many = await call(env.client, 'read_notes', { paths: ['Home', 'Reference/Sourdough handbook', 'Nope'] });
     expect(many.not_found).toEqual(['Nope']);
+    // Its did-you-mean (read_note's answer), then the budget's remark.
+    expect(many.note).toMatch(
+      /^Note 'Nope' not found\. Did you mean .*\? Otherwise call search or list_notes to find its path\. Bodies share a 8000-char budget/,
+    );
+    // A misspelt name keeps read_note's "did you mean" in the note (session 42's newcomer: not_found alone said nothing).
+    const typo = await call(env.client, 'read_notes', { paths: ['Alpha overveiw', 'Home'] });
+    expect(typo.not_found).toEqual(['Alpha overveiw']);
+    expect(typo.note).toBe(
+      "Note 'Alpha overveiw' not found. Did you mean 'Projects/Alpha/Alpha overview.md'? Otherwise call search or list_notes to find its path.",
+    );
     const total = many.notes.reduce((sum: number, n: Json) => sum + n.body.length, 0);
     expect(total).toBeLessThanOrEqual(8000);
     const tags = await call(env.client, 'list_tags', {});
