@@ -86,7 +86,15 @@ const RELATIVE_DAYS: Record<string, number> = { yesterday: -1, today: 0, now: 0,
 export function relativeDayDate(word: string, now = new Date()): string | null {
   const offset = RELATIVE_DAYS[word.toLowerCase()];
   if (offset === undefined) return null;
-  const day = new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset);
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+  return localDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset));
+}
+
+/** Two digits, zero-padded: a month, day, hour or minute as ISO 8601 writes it. */
+export function twoDigits(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** `date`'s calendar day in this computer's time zone, `YYYY-MM-DD`. */
+export function localDate(date: Date): string {
+  return `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`;
 }

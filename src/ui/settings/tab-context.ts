@@ -1,5 +1,6 @@
 import { Notice, type App, type ButtonComponent, type Plugin } from 'obsidian';
 import type { AiService } from '../../ai/ai-service';
+import { localDate, twoDigits } from '../../search/calendar-date';
 import type { SearchIndex } from '../../search/search-index';
 import type { SemanticIndex } from '../../search/semantic/semantic-index';
 import type { KeyRing } from '../../keys/key-ring';
@@ -108,9 +109,8 @@ export function twoStepButton(
 export function formatTimestamp(iso: string | null): { date: string; full: string } {
   const d = iso ? new Date(iso) : null;
   if (!d || Number.isNaN(d.getTime()) || d.getTime() === 0) return { date: 'never', full: 'never' };
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-  return { date, full: `${date} ${pad(d.getHours())}:${pad(d.getMinutes())}` };
+  const date = localDate(d);
+  return { date, full: `${date} ${twoDigits(d.getHours())}:${twoDigits(d.getMinutes())}` };
 }
 
 /** Every folder of the vault except the root, sorted (for the folder suggestions of root and quarantine fields). */

@@ -115,11 +115,11 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
     const { path, basename } = file;
     const stemEnd = /\.md$/i.test(path) ? path.length - 3 : path.length;
     const aliases = aliasesOf(file).map((alias) => field(alias, WEIGHTS.alias));
-    let nameField: Field | null = null;
+    let made: Field | null = null;
+    // Made at the first comparison that needs it: most notes are passed over by their path alone.
+    const nameField = (): Field => (made ??= field(basename, WEIGHTS.name));
     if (named !== null) {
-      const byName =
-        unmatchedInAscii(named.text, basename) <= named.maxErrors &&
-        fieldScore(named, (nameField ??= field(basename, WEIGHTS.name))) !== null;
+      const byName = unmatchedInAscii(named.text, basename) <= named.maxErrors && fieldScore(named, nameField()) !== null;
       if (!byName && !aliases.some((alias) => fieldScore(named, alias) !== null)) continue;
     }
     const stemField =
@@ -129,10 +129,10 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
     // is not close, neither is the name.
     const nameAt = stemEnd - basename.length;
     const nameEndsPath = path.startsWith(basename, nameAt) && (nameAt === 0 || path.charCodeAt(nameAt - 1) === SLASH);
-    const nameShare = stemShare === null && nameEndsPath ? null : fieldScore(whole, (nameField ??= field(basename, WEIGHTS.name)));
+    const nameShare = stemShare === null && nameEndsPath ? null : fieldScore(whole, nameField());
     const aliasShares = aliases.map((alias) => fieldScore(whole, alias));
     if (nameShare === null && stemShare === null && aliasShares.every((share) => share === null)) continue;
-    const fields = [(nameField ??= field(basename, WEIGHTS.name)), ...aliases, stemField ?? field(path.slice(0, stemEnd), WEIGHTS.stem)];
+    const fields = [nameField(), ...aliases, stemField ?? field(path.slice(0, stemEnd), WEIGHTS.stem)];
     if (!everyWordFound(words, fields)) continue;
     let score = 1;
     [nameShare, ...aliasShares, stemShare].forEach((share, k) => {

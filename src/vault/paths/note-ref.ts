@@ -31,6 +31,9 @@ export function frontmatterId(frontmatter: Record<string, unknown> | undefined):
   return null;
 }
 
+/** A whole input that is one wikilink (`[[…]]`, or an embed `![[…]]`), outer spaces allowed; group 1 its inside. */
+const PASTED_WIKILINK = /^\s*!?\[\[([^\]]*)\]\]\s*$/;
+
 /**
  * The part after the note name of a wikilink an agent pasted as a note name (Obsidian's link syntax,
  * help.obsidian.md/links): `[[Note#Heading]]` names a heading (`[[Note#A#B]]` a heading under
@@ -39,7 +42,7 @@ export function frontmatterId(frontmatter: Record<string, unknown> | undefined):
  * @returns `{heading}` or `{block}` (without its `^`), or null for text not wrapped in `[[…]]` or a link to a whole note
  */
 export function wikilinkSubpath(input: string): { heading: string } | { block: string } | null {
-  const m = /^\s*!?\[\[([^\]]*)\]\]\s*$/.exec(input);
+  const m = PASTED_WIKILINK.exec(input);
   if (!m) return null;
   const target = m[1].split('|')[0];
   const hash = target.indexOf('#');
@@ -58,7 +61,7 @@ export function wikilinkSubpath(input: string): { heading: string } | { block: s
  * and `[[Note^block]]` all become `Note`. Text not wrapped in `[[…]]` is returned unchanged.
  */
 export function unwrapWikilink(input: string): string {
-  const m = /^\s*!?\[\[([^\]]*)\]\]\s*$/.exec(input);
+  const m = PASTED_WIKILINK.exec(input);
   if (!m) return input;
   return m[1].split('|')[0].split('#')[0].split('^')[0].trim();
 }

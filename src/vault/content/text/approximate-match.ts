@@ -133,18 +133,7 @@ let unmatched: Uint16Array | null = null;
  * the search it spares builds its tables on every call (a 14k-note did-you-mean made 40,000 of them).
  */
 export function unmatchedUnits(pattern: string, text: string): number {
-  const need = (unmatched ??= new Uint16Array(0x10000));
-  for (let i = 0; i < pattern.length; i++) need[pattern.charCodeAt(i)]++;
-  let left = pattern.length;
-  for (let i = 0; i < text.length && left > 0; i++) {
-    const unit = text.charCodeAt(i);
-    if (need[unit] > 0) {
-      need[unit]--;
-      left--;
-    }
-  }
-  for (let i = 0; i < pattern.length; i++) need[pattern.charCodeAt(i)] = 0;
-  return left;
+  return countUnmatched(pattern, text, 0, text.length, false);
 }
 
 /**
@@ -158,16 +147,26 @@ export function unmatchedUnits(pattern: string, text: string): number {
  * @returns a lower bound of {@link substringEditDistance} from `pattern` to that form
  */
 export function unmatchedInAscii(pattern: string, text: string, start = 0, end = text.length): number {
+  return countUnmatched(pattern, text, start, end, true);
+}
+
+/**
+ * {@link unmatchedUnits} over `text.slice(start, end)`; with `asciiFolded`, the stretch read with A–Z lowered and 0 (no
+ * bound) at its first unit outside ASCII ({@link unmatchedInAscii}).
+ */
+function countUnmatched(pattern: string, text: string, start: number, end: number, asciiFolded: boolean): number {
   const need = (unmatched ??= new Uint16Array(0x10000));
   for (let i = 0; i < pattern.length; i++) need[pattern.charCodeAt(i)]++;
   let left = pattern.length;
   for (let i = start; i < end && left > 0; i++) {
     let unit = text.charCodeAt(i);
-    if (unit > 127) {
-      left = 0;
-      break;
+    if (asciiFolded) {
+      if (unit > 127) {
+        left = 0;
+        break;
+      }
+      if (unit >= 65 && unit <= 90) unit += 32;
     }
-    if (unit >= 65 && unit <= 90) unit += 32;
     if (need[unit] > 0) {
       need[unit]--;
       left--;
