@@ -428,8 +428,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.05 KB (session 42's last read): a word for a day is refused in order tests only; query_notes checks what follows a
  * date only where the value is compared (contains and under take any text).
  * +0.1 KB (session 42): read_notes keeps a misspelt name's "did you mean" in its note.
+ * +1.4 KB (session 43): a search that finds nothing names the properties its filters need that no readable note has,
+ * with the closest spelling the notes have (absent-properties.ts, shared with query_notes).
  */
-const BUDGET_BYTES = 920_400;
+const BUDGET_BYTES = 921_800;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

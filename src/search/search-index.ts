@@ -3,9 +3,11 @@ import { ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access/access';
 import type { NoteChange, NoteStore } from '../vault/note-store';
 import { cursorQueryText, cursorTotal, decodeCursor, encodeCursor } from './results/cursor';
-import { LexicalEngine, type EngineResult, type PhraseLines } from './engine/lexical-engine';
+import { LexicalEngine, type CallerAccess, type EngineResult, type PhraseLines } from './engine/lexical-engine';
 import type { QueryNode } from './query/parser/query-ast';
 import { positiveLeaves } from './query/query-eval';
+import { absentPropertiesRemark, requiredPropertyNames } from './query/absent-properties';
+import { propertyNameKey } from '../vault/content/frontmatter/property-names';
 import { parseQuery, regexQuery } from './query/parser/query-parser';
 import { RegexGuard, RegexTooSlow } from './query/regex-guard';
 import { REFUSED, toHit } from './results/search-hit';
@@ -265,10 +267,11 @@ export class SearchIndex {
       const progress: IndexProgress | null =
         this.status === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
       const load = (path: string): Promise<string> => this.readPath(path, scope).then((text) => text ?? refuse());
+      const access = this.readable.caller(scope, this.status === 'ready');
       const found = await this.engine.match(
         ast,
         onTextRead ? (path) => load(path).finally(() => onTextRead(++notesRead)) : load,
-        this.readable.caller(scope, this.status === 'ready'),
+        access,
         guard,
         offset + limit,
       );
@@ -279,8 +282,24 @@ export class SearchIndex {
         continue;
       }
       const results = hits.filter((h): h is SearchHit => h !== null && h !== REFUSED);
-      return this.pageOf(results, found, { offset, limit, cursorKey, cursor: options.cursor }, progress);
+      const out = this.pageOf(results, found, { offset, limit, cursorKey, cursor: options.cursor }, progress);
+      const absent = found.total === 0 ? this.absentProperties(ast, access) : null;
+      if (absent !== null) out.note = out.note === undefined ? absent : `${out.note} ${absent}`;
+      return out;
     }
+  }
+
+  /**
+   * For a search that found nothing: the note naming the `[name…]` filters' properties that no
+   * note the caller may read has (absentPropertiesRemark), or null when the query names none such.
+   */
+  private absentProperties(ast: QueryNode, access: CallerAccess): string | null {
+    const required = requiredPropertyNames(ast);
+    if (required.length === 0) return null;
+    const held = this.engine.readablePropertyNames(access);
+    const keys = new Set(held.map(propertyNameKey));
+    const absent = required.filter((name) => !keys.has(propertyNameKey(name)));
+    return absent.length === 0 ? null : absentPropertiesRemark(absent, held, 'tag:name finds the notes tagged #name');
   }
 
   /** The page {@link search} answers: its hits, `total` and the cursor, the ranking's facts, and the build's progress when partial. */

@@ -370,3 +370,41 @@ describe('search paging across a write', () => {
     );
   });
 });
+
+// Session 43: `[tag:project]` (a property no note has) answered "nothing found" with no word why; query_notes said so.
+describe('search for a property no readable note has', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { roots: ['Projects'] });
+
+  it('names the property and a close spelling the notes have; a property that is there, or only excluded, gets no remark', async () => {
+    const tag = await env.call('search', { query: '[tag:project]', mode: 'lexical' });
+    expect(tag.total).toBe(0);
+    expect(tag.note).toBe(
+      "No note you can read has the property 'tag' (names ignore case); check the spelling: the notes have 'tags'. " +
+        'For tags, tag:name finds the notes tagged #name, inline ones too.',
+    );
+    const typo = await env.call('search', { query: '[staus:active] OR [nope:>3]', mode: 'lexical' });
+    expect(typo.note).toBe(
+      "No note you can read has the properties 'staus', 'nope' (names ignore case); check the spelling: the notes have 'status'.",
+    );
+    // A property the notes have, matched by no value: nothing to say about its name.
+    const value = await env.call('search', { query: '[status:zzzz]', mode: 'lexical' });
+    expect(value.total).toBe(0);
+    expect(value.note).toBeUndefined();
+    // Only a property the query needs: one excluded by '-' is not why nothing matched.
+    expect((await env.call('search', { query: '-[nope] [status:zzzz]', mode: 'lexical' })).note).toBeUndefined();
+    // In the default (hybrid) mode the remark comes before the fallback's note.
+    expect((await env.call('search', { query: '[tag:project]' })).note).toMatch(
+      /^No note you can read has the property 'tag' .* lexical results only\.$/,
+    );
+  });
+
+  it("a property only notes outside the key's roots have is absent for that key, and never suggested", async () => {
+    // loaves_baked is a property of Reference/Sourdough handbook.md only, outside the key's roots.
+    const outside = await env.call('search', { query: '[loaves_baked:>1]', mode: 'lexical' });
+    expect(outside.total).toBe(0);
+    expect(outside.note).toBe(
+      "No note you can read has the property 'loaves_baked' (names ignore case); check the spelling: list_notes shows each note's frontmatter.",
+    );
+    expect((await env.call('search', { query: '[loaves_bakd:>1]', mode: 'lexical' })).note).not.toMatch(/loaves_baked/);
+  });
+});

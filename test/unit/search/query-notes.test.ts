@@ -322,24 +322,28 @@ describe('query_notes tool on the demo vault', () => {
   it('names the properties of the query that no readable note has (a misspelt SORT sorted nothing, unsaid)', async () => {
     const sorted = await queryNotesTool.handler({ query: 'SORT nope desc LIMIT 1000' }, contextFor());
     expect(sorted.note).toBe(
-      "No note has the property 'nope' (names ignore case); check the spelling: list_notes shows each note's frontmatter.",
+      "No note you can read has the property 'nope' (names ignore case); check the spelling: list_notes shows each note's frontmatter.",
     );
     const many = await queryNotesTool.handler(
       { query: 'WHERE Nope exists OR STATUS is active SORT stauts COLUMNS nope, owner' },
       contextFor(),
     );
-    expect(many.note).toMatch(/^No note has the properties 'Nope', 'stauts' \(names ignore case\)/);
+    expect(many.note).toMatch(/^No note you can read has the properties 'Nope', 'stauts' \(names ignore case\)/);
+    // A close spelling the notes have is named (closest first), and only then.
+    expect(many.note).toMatch(/check the spelling: the notes have 'status'\.$/);
     expect((await queryNotesTool.handler({ query: 'WHERE status exists COLUMNS owner' }, contextFor())).note).toBeUndefined();
     // A property only notes outside the key's roots have is absent for that key, as for every other answer.
     expect((await queryNotesTool.handler({ query: 'WHERE loaves_baked exists' }, contextFor())).note).toBeUndefined();
     const rooted = await queryNotesTool.handler({ query: 'WHERE loaves_baked exists' }, contextFor('Test agent', ['Projects']));
     expect(rooted.rows).toEqual([]);
-    expect(rooted.note).toMatch(/^No note has the property 'loaves_baked'/);
+    expect(rooted.note).toMatch(/^No note you can read has the property 'loaves_baked'/);
     // A query on a tags property no note has in its frontmatter is pointed at file.tags.
     const tagsOnly = await queryNotesTool.handler({ query: 'WHERE tags contains x' }, contextFor('Test agent', ['Attachments']));
-    expect(tagsOnly.note).toMatch(/^No note has the property 'tags' .* For tags, file\.tags has every tag of a note, inline ones too\.$/);
+    expect(tagsOnly.note).toMatch(
+      /^No note you can read has the property 'tags' .* For tags, file\.tags has every tag of a note, inline ones too\.$/,
+    );
     const cut = await queryNotesTool.handler({ query: 'SORT nope LIMIT 2' }, contextFor());
-    expect(cut.note).toMatch(/^2 of \d+ notes shown; raise LIMIT .* No note has the property 'nope'/);
+    expect(cut.note).toMatch(/^2 of \d+ notes shown; raise LIMIT .* No note you can read has the property 'nope'/);
   });
 
   it('says when LIMIT cut the rows', async () => {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { propertiesNoNoteHas, runNotesQuery, type NoteFacts, type QueryResult } from '../../../search/query-notes/evaluate';
-import { quoteInput } from '../../../errors';
+import { absentPropertiesRemark } from '../../../search/query/absent-properties';
+import { propertyNameKey } from '../../../vault/content/frontmatter/property-names';
 import { parseNotesQuery, QuerySyntaxError, type NotesQuery } from '../../../search/query-notes/parse';
 import type { NoteStore } from '../../../vault/note-store';
 import type { AccessScope } from '../../../vault/access/access';
@@ -56,15 +57,7 @@ export const queryNotesTool = defineTool({
       remarks.push(`${result.rows.length} of ${result.total} notes shown; raise LIMIT (at most 1000) or narrow WHERE for the rest.`);
     }
     const absent = propertiesNoNoteHas(query, facts);
-    if (absent.length > 0) {
-      const names = absent.map(quoteInput).join(', ');
-      const tags = absent.some((name) => name.toLowerCase() === 'tags')
-        ? ' For tags, file.tags has every tag of a note, inline ones too.'
-        : '';
-      remarks.push(
-        `No note has the ${absent.length === 1 ? 'property' : 'properties'} ${names} (names ignore case); check the spelling: list_notes shows each note's frontmatter.${tags}`,
-      );
-    }
+    if (absent.length > 0) remarks.push(absentPropertiesRemark(absent, propertyNamesOf(facts), 'file.tags has every tag of a note'));
     if (remarks.length > 0) out.note = remarks.join(' ');
     return out;
   },
@@ -77,6 +70,18 @@ export const queryNotesTool = defineTool({
  */
 export function queryReadableNotes(query: NotesQuery, notes: NoteStore, scope: AccessScope): QueryResult {
   return runNotesQuery(query, readableFacts(notes, scope));
+}
+
+/** The property names `facts` have, each once by propertyNameKey, as first written. */
+function propertyNamesOf(facts: readonly NoteFacts[]): string[] {
+  const names = new Map<string, string>();
+  for (const note of facts) {
+    for (const name of Object.keys(note.frontmatter)) {
+      const key = propertyNameKey(name);
+      if (!names.has(key)) names.set(key, name);
+    }
+  }
+  return [...names.values()];
 }
 
 /** What a query can ask of each note `scope` may read (NoteStore.readableNotes), for runNotesQuery. */
