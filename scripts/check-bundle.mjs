@@ -430,8 +430,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.1 KB (session 42): read_notes keeps a misspelt name's "did you mean" in its note.
  * +1.4 KB (session 43): a search that finds nothing names the properties its filters need that no readable note has,
  * with the closest spelling the notes have (absent-properties.ts, shared with query_notes).
+ * +0.8 KB (session 43): a property write says what a list held that one value replaced, and when a value is stored as given
+ * but read otherwise (a date that is no calendar day, an id starting with 'path:': value-remarks.ts).
  */
-const BUDGET_BYTES = 921_800;
+const BUDGET_BYTES = 922_600;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

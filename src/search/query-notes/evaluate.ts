@@ -1,7 +1,7 @@
 import type { Condition, Field, NotesQuery, SortKey } from './parse';
 import { findPropertyKey, propertyNameKey } from '../../vault/content/frontmatter/property-names';
 import { isNumberText } from '../query/note-filters';
-import { compareDates } from '../calendar-date';
+import { compareDates } from '../../vault/content/frontmatter/calendar-date';
 
 /**
  * Running a parsed `query_notes` query over plain note facts (no vault access here: the tool

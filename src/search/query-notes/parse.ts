@@ -14,7 +14,7 @@ import { INVISIBLE_CHARACTER } from '../query/parser/query-parser';
  * words). A field is a file field (`file.name`...) or a frontmatter property (bare, `note.`
  * prefixed, or quoted when it has spaces).
  */
-import { dateValueFault, relativeDayDate } from '../calendar-date';
+import { dateValueFault, relativeDayDate } from '../../vault/content/frontmatter/calendar-date';
 import { isNumberText, startsWithDate } from '../query/note-filters';
 
 /** Fields every note has, computed from the file (Obsidian Bases' `file.*` names). */

@@ -1,6 +1,6 @@
 import type { PropertyTest } from './parser/query-ast';
 import { findPropertyKey } from '../../vault/content/frontmatter/property-names';
-import { compareDates, isDateAtSomePrecision } from '../calendar-date';
+import { compareDates, isDateAtSomePrecision } from '../../vault/content/frontmatter/calendar-date';
 
 /**
  * What the search filters know about one note without reading its text: the fields the

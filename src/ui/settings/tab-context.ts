@@ -1,6 +1,6 @@
 import { Notice, type App, type ButtonComponent, type Plugin } from 'obsidian';
 import type { AiService } from '../../ai/ai-service';
-import { localDate, twoDigits } from '../../search/calendar-date';
+import { localDate, twoDigits } from '../../vault/content/frontmatter/calendar-date';
 import type { SearchIndex } from '../../search/search-index';
 import type { SemanticIndex } from '../../search/semantic/semantic-index';
 import type { KeyRing } from '../../keys/key-ring';

@@ -2,7 +2,7 @@ import { inputExcerpt, quoteInput, ToolError } from '../../../errors';
 import type { CompareOp, QueryNode } from './query-ast';
 import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query-literals';
 import { isOperator, isScopeOperator, operatorExample } from './query-operators';
-import { dateValueFault, relativeDayDate } from '../../calendar-date';
+import { dateValueFault, relativeDayDate } from '../../../vault/content/frontmatter/calendar-date';
 import { ordersByValue } from '../note-filters';
 
 /** The refusal of a query with nothing in it (empty, spaces, or only invisible characters), from the parser and the search tool's argument check. */

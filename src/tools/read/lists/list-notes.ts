@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { quoteInput, ToolError } from '../../../errors';
-import { namesNoCalendarDay } from '../../../search/calendar-date';
+import { namesNoCalendarDay } from '../../../vault/content/frontmatter/calendar-date';
 import { decodeAfterCursor, encodeAfterCursor } from '../../../search/results/cursor';
 import { isPathInside } from '../../../vault/paths/paths';
 import { defineTool } from '../../tool';
@@ -61,7 +61,7 @@ function pageStart(files: readonly { path: string; stat: { mtime: number } }[], 
 /**
  * Parses `since` (ISO 8601 date or date-time). A bare date is midnight UTC, a date-time
  * without a zone is local time (ECMAScript Date rules). The date must name a calendar day
- * (search/calendar-date.ts, the check query_notes and search use): `2026-02-30` is refused, not read as 2 March.
+ * (vault/content/frontmatter/calendar-date.ts, the check query_notes and search use): `2026-02-30` is refused, not read as 2 March.
  * @returns epoch ms. @throws ToolError('invalid_argument') for anything else.
  */
 export function parseSince(since: string): number {

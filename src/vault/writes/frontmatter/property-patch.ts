@@ -5,6 +5,7 @@ import { inputExcerpt, quoteInput, ToolError, withoutText } from '../../../error
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
 import { assertTagsShape, malformedTagRemark } from './tag-validity';
+import { unreadValueRemark } from './value-remarks';
 import { lineAt, lineEndingOf } from '../edits/text-edits';
 import { MERGE_KEY, shownProperties } from '../../content/frontmatter/yaml-merge-keys';
 import { propertyNameKey, propertySpellingsOf } from '../../content/frontmatter/property-names';
@@ -155,7 +156,9 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
   const changed = named.filter(
     (key) => Object.hasOwn(shown, key) !== Object.hasOwn(wanted, key) || !isDeepStrictEqual(shown[key], wanted[key]),
   );
-  const tagRemarks = Object.keys(resolved).map((key) => (resolved[key] === null ? undefined : malformedTagRemark(key, wanted[key])));
+  const valueRemarks = Object.keys(resolved).flatMap((key) =>
+    resolved[key] === null ? [] : [malformedTagRemark(key, wanted[key]), unreadValueRemark(key, wanted[key])],
+  );
   // A deletion of a property the note lacks changes nothing: said, since it is most often a misspelt name (`nope: null`).
   const absent = Object.keys(resolved).filter((key) => resolved[key] === null && !Object.hasOwn(shown, key));
   const absentRemark =
@@ -163,7 +166,7 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
       ? undefined
       : `The note has no ${absent.length === 1 ? 'property' : 'properties'} ${absent.map((key) => `'${key}'`).join(', ')} to delete ` +
         '(names are matched ignoring case); read_note lists its frontmatter.';
-  const remarks = [note, ...storedOtherwise(resolved, shown, wanted), ...tagRemarks, absentRemark].filter(
+  const remarks = [note, ...storedOtherwise(resolved, shown, wanted), ...valueRemarks, absentRemark].filter(
     (r): r is string => r !== undefined,
   );
   const withNote = (result: TextEditResult): TextEditResult => (remarks.length === 0 ? result : { ...result, note: remarks.join(' ') });
@@ -266,7 +269,8 @@ function withNoteSpelling(
 /**
  * What the result says of each value stored otherwise than given ({@link coerce}): text given for
  * `tags`, `aliases` or `cssclasses` stored as a list, a tag's `#` dropped, a single value set on a
- * list property stored as a one-item list. An agent that reads only its own call would not know.
+ * list property stored as a one-item list, and what a list held that one value given for it
+ * replaced. An agent that reads only its own call would not know.
  * @returns one sentence per such property, in patch order.
  */
 function storedOtherwise(resolved: PropertyPatch, before: Record<string, unknown>, after: Record<string, unknown>): string[] {
@@ -278,10 +282,18 @@ function storedOtherwise(resolved: PropertyPatch, before: Record<string, unknown
     const sent = inputExcerpt(JSON.stringify(given));
     const hashes =
       key.toLowerCase() === 'tags' && JSON.stringify(given).includes('#') ? " (a tag in properties is written without '#')" : '';
-    if (Array.isArray(given)) out.push(`${quoteInput(key)} is stored as ${stored}${hashes}.`);
-    else if (LIST_PROPERTIES.has(key.toLowerCase()))
-      out.push(`${quoteInput(key)} is a list in Obsidian, so ${sent} is stored as ${stored}${hashes}.`);
-    else if (Array.isArray(before[key])) out.push(`${quoteInput(key)} is a list in this note, so ${sent} is stored as ${stored}.`);
+    if (Array.isArray(given)) {
+      out.push(`${quoteInput(key)} is stored as ${stored}${hashes}.`);
+      continue;
+    }
+    // One value given for a list reads like "add this": say what the list held, which it no longer does.
+    const was = before[key];
+    const now = after[key] as unknown[];
+    const gone = Array.isArray(was) && was.some((item) => !now.some((kept) => isDeepStrictEqual(kept, item)));
+    const replaced = gone ? ` It replaced ${inputExcerpt(JSON.stringify(was))}; to add to a list, send the whole list.` : '';
+    if (LIST_PROPERTIES.has(key.toLowerCase()))
+      out.push(`${quoteInput(key)} is a list in Obsidian, so ${sent} is stored as ${stored}${hashes}.${replaced}`);
+    else if (Array.isArray(was)) out.push(`${quoteInput(key)} is a list in this note, so ${sent} is stored as ${stored}.${replaced}`);
   }
   return out;
 }

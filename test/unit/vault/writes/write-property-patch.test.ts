@@ -41,10 +41,43 @@ describe('patchFrontmatterText', () => {
     );
     const listed = patchFrontmatterText('---\nrelated: [a]\n---\n', { related: 'b', aliases: [' A ', 'B'], tags: ['#x', 'y'] }, 'N.md');
     expect(listed.note).toBe(
-      `'related' is a list in this note, so "b" is stored as ["b"]. 'aliases' is stored as ["A","B"]. ` +
+      `'related' is a list in this note, so "b" is stored as ["b"]. It replaced ["a"]; to add to a list, send the whole list. ` +
+        `'aliases' is stored as ["A","B"]. ` +
         `'tags' is stored as ["x","y"] (a tag in properties is written without '#').`,
     );
     expect(patchFrontmatterText('body\n', { tags: ['x'], status: 'done' }, 'N.md').note).toBeUndefined();
+  });
+
+  test("says when a value is stored as given but read otherwise: a date that is no calendar day, an id with 'path:' (session 43 newcomer)", () => {
+    const due = patchFrontmatterText('body\n', { due: '2026-02-30' }, 'N.md');
+    expect(due.text).toBe('---\ndue: 2026-02-30\n---\nbody\n');
+    expect(due.note).toBe(
+      `'2026-02-30' in 'due' is stored as given, but it names no calendar day (a month of 01–12, a day the month has): ` +
+        'Obsidian shows it as an invalid date, and date comparisons in search and query_notes skip it.',
+    );
+    expect(patchFrontmatterText('body\n', { seen: ['2026-01-02', '2026-13-01T10:00'] }, 'N.md').note).toMatch(
+      /^'2026-13-01T10:00' in 'seen'/,
+    );
+    const id = patchFrontmatterText('body\n', { ID: 'path:Inbox.md' }, 'N.md');
+    expect(id.text).toBe('---\nID: path:Inbox.md\n---\nbody\n');
+    expect(id.note).toMatch(/^'path:Inbox\.md' is stored as 'id', but an id starting with 'path:' names a note by its path/);
+    // Real days (a leap day in a leap year), other ids and other text say nothing.
+    expect(
+      patchFrontmatterText('body\n', { due: '2028-02-29', id: 'n-1', note: 'path: and 2026-02-30 inside' }, 'N.md').note,
+    ).toBeUndefined();
+  });
+
+  test('one value given for a list names what the list held that it replaced (session 43 newcomer: aliases went unsaid)', () => {
+    const aliases = patchFrontmatterText('---\naliases: [Ben, B.]\n---\n', { aliases: 'Benjamin' }, 'N.md');
+    expect(aliases.text).toBe('---\naliases:\n  - Benjamin\n---\n');
+    expect(aliases.note).toBe(
+      `'aliases' is a list in Obsidian, so "Benjamin" is stored as ["Benjamin"]. It replaced ["Ben","B."]; to add to a list, send the whole list.`,
+    );
+    // Text naming every item it held again replaces nothing; a whole list given is the agent's own replacement.
+    expect(patchFrontmatterText('---\ntags: [a]\n---\n', { tags: 'a, b' }, 'N.md').note).toBe(
+      `'tags' is a list in Obsidian, so "a, b" is stored as ["a","b"].`,
+    );
+    expect(patchFrontmatterText('---\naliases: [Ben]\n---\n', { aliases: ['Benjamin'] }, 'N.md').note).toBeUndefined();
   });
 
   test('says when a tag it stores is no tag to Obsidian (a space, punctuation, only digits), and stores it as given', () => {
