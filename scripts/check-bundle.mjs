@@ -432,8 +432,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * with the closest spelling the notes have (absent-properties.ts, shared with query_notes).
  * +0.8 KB (session 43): a property write says what a list held that one value replaced, and when a value is stored as given
  * but read otherwise (a date that is no calendar day, an id starting with 'path:': value-remarks.ts).
+ * +0.7 KB (session 43): create_note and move_note say when the path typed ends in a file type Obsidian opens as something
+ * other than a note (`img.png` became the note `img.png.md` unsaid: note-names.ts otherFileTypeRemark).
  */
-const BUDGET_BYTES = 922_600;
+const BUDGET_BYTES = 923_300;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { submitWrite } from './write-gate';
 import { defineTool } from '../tool';
 import { hashNotApplicable } from '../../vault/writes/write-errors';
+import { otherFileTypeRemark } from '../../vault/paths/note-names';
+import { joinRemarks } from '../remarks';
 
 /** `create_note`: a new note with full content; never overwrites. */
 export const createNoteTool = defineTool({
@@ -20,6 +22,8 @@ export const createNoteTool = defineTool({
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     if (args.expected_hash !== undefined) throw hashNotApplicable('a new note (create_note)');
-    return submitWrite(ctx, { tool: 'create_note', kind: 'create', path: args.path, content: args.content });
+    const result = await submitWrite(ctx, { tool: 'create_note', kind: 'create', path: args.path, content: args.content });
+    const remark = typeof result.path === 'string' ? otherFileTypeRemark(args.path, result.path) : null;
+    return remark === null ? result : { ...result, note: joinRemarks(result.note, remark) };
   },
 });

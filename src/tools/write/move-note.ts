@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { TFolder } from 'obsidian';
 import { expectedHashArg, submitWrite } from './write-gate';
 import { defineTool, type ToolContext } from '../tool';
+import { otherFileTypeRemark } from '../../vault/paths/note-names';
+import { joinRemarks } from '../remarks';
 
 /** `move_note`: move or rename a note or folder; Obsidian updates the links. */
 export const moveNoteTool = defineTool({
@@ -25,8 +27,10 @@ export const moveNoteTool = defineTool({
       to: args.to,
       expectedHash: args.expected_hash,
     });
-    const beside = folderBesideNote(ctx, args.to, result);
-    return beside === null ? result : { ...result, note: beside };
+    const staged = result.status === 'pending';
+    const to = staged ? result.to : result.path;
+    const remarks = [folderBesideNote(ctx, args.to, result), typeof to === 'string' ? otherFileTypeRemark(args.to, to) : null];
+    return remarks.every((r) => r === null) ? result : { ...result, note: joinRemarks(result.note, ...remarks) };
   },
 });
 

@@ -1,4 +1,4 @@
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
 
 /**
  * Rules for the names of new notes and folders (create_note, move_note, create_folder).
@@ -153,4 +153,27 @@ export function assertValidName(path: string): void {
  */
 export function withMarkdownExtension(path: string): string {
   return /\.md$/i.test(path) ? `${path.slice(0, -3)}.md` : `${path}.md`;
+}
+
+/**
+ * The file types Obsidian opens as something other than a note (help.obsidian.md "Accepted file
+ * formats": Bases, Canvas, images, audio, video, PDF).
+ */
+const OTHER_FILE_TYPES = /\.(base|canvas|avif|bmp|gif|jpe?g|png|svg|webp|flac|m4a|mp3|ogg|wav|webm|3gp|mkv|mov|mp4|ogv|pdf)$/i;
+
+/**
+ * The remark for a note made at (or moved to) a path the agent typed with a file type Obsidian
+ * opens as something else (`Scratch/img.png`): it became the note `Scratch/img.png.md`, a
+ * Markdown text named after it, which may be what the agent meant (a note about a PDF) or not (an
+ * image: Vault MCP writes notes only).
+ * @param typed the path as the agent gave it. @param notePath the note's path, ending in `.md`.
+ * @returns the sentence, or null when the typed name ends in `.md` or in no such type.
+ */
+export function otherFileTypeRemark(typed: string, notePath: string): string | null {
+  const type = OTHER_FILE_TYPES.exec(typed.trim());
+  if (type === null || !notePath.endsWith('.md')) return null;
+  return (
+    `${quoteInput(typed.trim())} ends in '${type[0]}', which Obsidian opens as a file of its own, not a note: this is the ` +
+    `note '${notePath}' (Markdown text). Vault MCP writes notes only, not images, PDFs, canvases or other files.`
+  );
 }

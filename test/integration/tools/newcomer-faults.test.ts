@@ -408,3 +408,23 @@ describe('search for a property no readable note has', () => {
     expect((await env.call('search', { query: '[loaves_bakd:>1]', mode: 'lexical' })).note).not.toMatch(/loaves_baked/);
   });
 });
+
+// Session 43's newcomer: create_note 'Scratch/img.png' made the note 'Scratch/img.png.md' with no word of it.
+describe.each(['force', 'propose'] as const)('a note path typed with an attachment file type, %s key', (mode) => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode });
+
+  it("create_note and move_note say the note is Markdown named after it; a dotted name or one ending in '.md' gets no remark", async () => {
+    const image = await env.call('create_note', { path: 'Scratch/img.png', content: 'x\n' });
+    expect(image.path).toBe('Scratch/img.png.md');
+    expect(image.note).toBe(
+      "'Scratch/img.png' ends in '.png', which Obsidian opens as a file of its own, not a note: this is the note " +
+        "'Scratch/img.png.md' (Markdown text). Vault MCP writes notes only, not images, PDFs, canvases or other files.",
+    );
+    const dotted = await env.call('create_note', { path: 'Scratch/Release 1.2', content: 'y\n' });
+    expect(dotted.note).toBeUndefined();
+    expect((await env.call('create_note', { path: 'Scratch/paper.pdf.md', content: 'z\n' })).note).toBeUndefined();
+    const moved = await env.call('move_note', { path: 'Inbox', to: 'Scratch/Board.Canvas' });
+    expect(moved[mode === 'force' ? 'path' : 'to']).toBe('Scratch/Board.Canvas.md');
+    expect(moved.note).toMatch(/^'Scratch\/Board\.Canvas' ends in '\.Canvas', which Obsidian opens as a file of its own/);
+  });
+});
