@@ -434,8 +434,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * but read otherwise (a date that is no calendar day, an id starting with 'path:': value-remarks.ts).
  * +0.7 KB (session 43): create_note and move_note say when the path typed ends in a file type Obsidian opens as something
  * other than a note (`img.png` became the note `img.png.md` unsaid: note-names.ts otherFileTypeRemark).
+ * +0.1 KB (session 43): a did-you-mean matches a name of four letters or fewer with an edit only against a field of about
+ * its length (`Nope` suggested every note with "note" in its name).
  */
-const BUDGET_BYTES = 923_300;
+const BUDGET_BYTES = 923_400;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -20,6 +20,13 @@ const THRESHOLD = 0.4;
  */
 const WORD_THRESHOLD = 0.4;
 
+/**
+ * Names this short (in UTF-16 units) are matched with an edit only against a field of about their
+ * length (within the edits allowed): one edit finds a four-letter name inside most longer names by
+ * chance (`Nope` in `Meeting notes`, `Project note`). Found as they are, they match anywhere.
+ */
+const SHORT_NAME = 4;
+
 /** Words shorter than this are not checked one by one (`C#`, `of`): too short to tell a typo from another word. */
 const MIN_CHECKED_WORD = 3;
 
@@ -57,6 +64,7 @@ function pattern(text: string, maxErrors: number): Pattern {
 function fieldScore(wanted: Pattern, field: Field): number | null {
   if (field.lower === wanted.text) return 0;
   const errors = substringEditDistance(wanted.text, field.lower, wanted.maxErrors);
+  if (errors > 0 && wanted.text.length <= SHORT_NAME && Math.abs(field.lower.length - wanted.text.length) > wanted.maxErrors) return null;
   const share = errors / wanted.text.length;
   return share <= THRESHOLD ? Math.max(0.001, share) : null;
 }
@@ -64,7 +72,8 @@ function fieldScore(wanted: Pattern, field: Field): number | null {
 /**
  * Notes whose name, path or alias is close to what an agent asked for, for the "did you mean"
  * of a not-found error. Each field is matched case-insensitively as an approximate substring
- * (see {@link substringEditDistance}); a note's score multiplies, over its matching fields,
+ * (see {@link substringEditDistance}; a name of {@link SHORT_NAME} units or fewer needing an edit
+ * only against a field of about its length); a note's score multiplies, over its matching fields,
  * `share ^ (weight × fieldNorm)` (weights normalized to sum to 1; an exact field counts as
  * `Number.EPSILON`), lowest first, ties in vault order. This is Fuse.js's scoring with
  * `ignoreLocation` and threshold 0.4, which this replaced to keep main.js within its budget, plus
@@ -126,10 +135,10 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
       unmatchedInAscii(whole.text, path, 0, stemEnd) <= whole.maxErrors ? field(path.slice(0, stemEnd), WEIGHTS.stem) : null;
     const stemShare = stemField === null ? null : fieldScore(whole, stemField);
     // The name is the path's end (after a '/', which neither NFC nor lower-casing joins to what follows): when the path
-    // is not close, neither is the name.
+    // is not close, neither is the name (a short name's rule of length may pass the name alone).
     const nameAt = stemEnd - basename.length;
     const nameEndsPath = path.startsWith(basename, nameAt) && (nameAt === 0 || path.charCodeAt(nameAt - 1) === SLASH);
-    const nameShare = stemShare === null && nameEndsPath ? null : fieldScore(whole, nameField());
+    const nameShare = stemShare === null && nameEndsPath && whole.text.length > SHORT_NAME ? null : fieldScore(whole, nameField());
     const aliasShares = aliases.map((alias) => fieldScore(whole, alias));
     if (nameShare === null && stemShare === null && aliasShares.every((share) => share === null)) continue;
     const fields = [nameField(), ...aliases, stemField ?? field(path.slice(0, stemEnd), WEIGHTS.stem)];

@@ -202,6 +202,13 @@ describe('similarNotePaths (fuzzy "did you mean")', () => {
     expect(similarNotePaths('INBOX', names, none)).toEqual(['Inbox.md', 'Work/Inbox.md', 'Archive/Inbox old.md']);
   });
 
+  it('a short name needing an edit suggests names of about its length, not every longer name holding a near spelling (session 43)', () => {
+    const vault = ['Meeting notes.md', 'Project note.md', 'Note.md', 'Nope list.md', 'Notes/Hme.md', 'Home.md'].map(file);
+    // 'Nope' is one edit from 'note' inside the first two: chance. 'Note' is the name of about its length; 'Nope list' holds it as it is.
+    expect(similarNotePaths('Nope', vault, none)).toEqual(['Nope list.md', 'Note.md']);
+    expect(similarNotePaths('Hom', vault, none)).toEqual(['Home.md', 'Notes/Hme.md']);
+  });
+
   it('a long input (over 32 characters) is matched whole: a typo in it still finds the note, a stranger does not', () => {
     const long = ['Licenses/Introduction to licenses and payment.md', 'Sync/Introduction to Obsidian Sync.md'].map(file);
     expect(similarNotePaths('Introduction to licenses agd payment', long, none)).toEqual([
@@ -220,6 +227,8 @@ function referenceSuggestions(input: string, notes: readonly TFile[], aliasesOf:
   const share = (wanted: string, value: string, allowed: number): number | null => {
     if (value === wanted) return 0;
     const errors = referenceDistance(wanted, value);
+    // A name of four units or fewer found only with an edit counts in a field of about its length only.
+    if (errors > 0 && wanted.length <= 4 && Math.abs(value.length - wanted.length) > allowed) return null;
     return errors <= allowed ? Math.max(0.001, errors / wanted.length) : null;
   };
   const norm = (value: string): number => {
