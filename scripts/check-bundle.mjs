@@ -436,8 +436,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * other than a note (`img.png` became the note `img.png.md` unsaid: note-names.ts otherFileTypeRemark).
  * +0.1 KB (session 43): a did-you-mean matches a name of four letters or fewer with an edit only against a field of about
  * its length (`Nope` suggested every note with "note" in its name).
+ * +0.7 KB (session 43): a too-large body from a caller with a valid key is read to its end before its 413 (the SDK client
+ * got EPIPE, not the advice: request-body.ts discardRestOfBody), and an activity diff's lines are cut at 240 characters
+ * (a one-line note of megabytes made a megabyte "short" diff).
  */
-const BUDGET_BYTES = 923_400;
+const BUDGET_BYTES = 924_100;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -9,6 +9,7 @@
 import { withoutNames, withoutText, type VaultSight } from '../errors';
 import { crLines, lfLines, sidesAsLines } from '../diff/hunk-lines';
 import { buildHunks } from '../diff/hunks';
+import { clusterPrefix } from '../vault/content/text/graphemes';
 import type { ActivityEntry, ReverseHunk } from './types';
 import { isPatchOnly, textsOf } from './undo-data';
 
@@ -85,11 +86,25 @@ function hunkLines(removed: string, inserted: string): DiffLine[] {
   ];
 }
 
-/** `lines` cut to `maxLines` (then one `more` line), or the no-change message when empty. */
+/**
+ * Characters (UTF-16 units) of one preview line shown: a note of one long line (a pasted blob, minified
+ * data) made a "short" diff of megabytes for an agent's context (a newcomer's `proposal_status`, session 43).
+ */
+export const PREVIEW_LINE_CHARS = 240;
+
+/**
+ * `lines` cut to `maxLines` (then one `more` line), each line's text to {@link PREVIEW_LINE_CHARS} (on a
+ * grapheme cluster boundary, then how many characters were left out), or the no-change message when empty.
+ */
 function capped(lines: DiffLine[], maxLines: number): DiffLine[] {
   if (lines.length === 0) return [{ kind: 'message', text: 'No change to the text.' }];
-  if (lines.length <= maxLines) return lines;
-  return [...lines.slice(0, maxLines), { kind: 'more', text: `… ${lines.length - maxLines} more lines` }];
+  const shown = lines.slice(0, maxLines).map((line): DiffLine => {
+    if (line.text.length <= PREVIEW_LINE_CHARS) return line;
+    const start = clusterPrefix(line.text, PREVIEW_LINE_CHARS);
+    return { kind: line.kind, text: `${start}… (${line.text.length - start.length} more characters)` };
+  });
+  if (lines.length <= maxLines) return shown;
+  return [...shown, { kind: 'more', text: `… ${lines.length - maxLines} more lines` }];
 }
 
 /**

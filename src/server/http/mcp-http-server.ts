@@ -19,6 +19,7 @@ import { LoopbackListener } from './listener';
 import { ModernEndpoint } from './modern-endpoint';
 import { refuse, type Refusal } from './door/refusal';
 import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcBody } from './door/request-checks';
+import { discardRestOfBody } from './door/request-body';
 import { paramsRefusal, protoArgumentRefusal } from './request-params';
 import { MAX_SESSIONS, SESSION_IDLE_MS, SessionTable, type Session, type SessionCloseReason } from './session-table';
 import { sendWebResponse, webRequestOf } from './web-exchange';
@@ -39,6 +40,14 @@ export { HEADERS_TIMEOUT_MS, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './list
 export const STOP_GRACE_MS = 3000;
 /** At most one `last_used_at` save per key per this many ms. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
+
+/**
+ * The rest of a too-large body from a caller with a valid key is discarded up to this many bytes, so
+ * its client has sent it all and reads the 413 (discardRestOfBody); past it, the answer closes the connection.
+ */
+const REFUSED_BODY_DISCARD_BYTES = 64 * 1024 * 1024;
+/** …and for at most this long (ms), for a client that sends slowly or stops sending. */
+const REFUSED_BODY_DISCARD_MS = 2000;
 
 /** Server state shown in the settings tab: listening, stopped, or the start error. */
 export type ServerStatus = { state: 'stopped' } | { state: 'listening'; port: number; url: string } | { state: 'error'; message: string };
@@ -249,7 +258,10 @@ export class McpHttpServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const admitted = await this.admit(req, url);
-    if (!admitted.ok) return refuse(res, admitted.refusal);
+    if (!admitted.ok) {
+      if (admitted.discardBody) await discardRestOfBody(req, REFUSED_BODY_DISCARD_BYTES, REFUSED_BODY_DISCARD_MS);
+      return refuse(res, admitted.refusal);
+    }
     for (const [name, value] of Object.entries(admitted.headers)) res.setHeader(name, value);
     const { caller, body } = admitted;
     this.touch(caller.key);
@@ -280,12 +292,20 @@ export class McpHttpServer {
   private async admit(req: IncomingMessage, url: URL): Promise<Admission> {
     const settings = this.getSettings();
     const early = checkBeforeAuth(req, url, this.stopping, settings.server.maxBodyBytes);
-    if (early) return { ok: false, refusal: early };
+    // A body too large: read to its end (bounded) only for a caller with a valid key, so that its client reads the 413's
+    // advice; anyone else's is never read (an unauthenticated body is cut off: docs/security.md).
+    if (early)
+      return early.status === 413 && (await this.verifier.verify(req)).ok
+        ? { ok: false, refusal: early, discardBody: true }
+        : { ok: false, refusal: early };
     const verdict = await this.verifier.verify(req);
     if (!verdict.ok) return { ok: false, refusal: verdict };
     if (!settings.server.enabled) return { ok: false, refusal: { ...SWITCHED_OFF, headers: verdict.headers } };
     const read = await readJsonRpcBody(req, settings.server.maxBodyBytes);
-    if ('refusal' in read) return { ok: false, refusal: { ...read.refusal, headers: { ...verdict.headers, ...read.refusal.headers } } };
+    if ('refusal' in read) {
+      const refusal = { ...read.refusal, headers: { ...verdict.headers, ...read.refusal.headers } };
+      return refusal.status === 413 ? { ok: false, refusal, discardBody: true } : { ok: false, refusal };
+    }
     return { ok: true, caller: verdict.caller, headers: verdict.headers, body: read.body };
   }
 
@@ -411,7 +431,12 @@ export class McpHttpServer {
 }
 
 /** The door's verdict on a request (see McpHttpServer.admit). */
-type Admission = { ok: true; caller: Caller; headers: Record<string, string>; body: unknown } | { ok: false; refusal: Refusal };
+/**
+ * What the door decided: the caller and its request, or the refusal, with `discardBody` when the
+ * refused request's body is to be read to its end first (too large, from a caller with a valid key).
+ */
+type Admission =
+  { ok: true; caller: Caller; headers: Record<string, string>; body: unknown } | { ok: false; refusal: Refusal; discardBody?: true };
 
 /** Where an admitted request is served (see McpHttpServer.route). */
 type Route = { to: 'modern' } | { to: 'session'; session: Session } | { to: 'open' } | { to: 'refused'; refusal: Refusal };
