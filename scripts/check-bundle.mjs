@@ -439,8 +439,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.7 KB (session 43): a too-large body from a caller with a valid key is read to its end before its 413 (the SDK client
  * got EPIPE, not the advice: request-body.ts discardRestOfBody), and an activity diff's lines are cut at 240 characters
  * (a one-line note of megabytes made a megabyte "short" diff).
+ * +0.9 KB (session 43): text a write puts into a note holding a NUL is refused, other control characters remarked on
+ * (written-text.ts; append_note wrote a NUL byte unsaid).
  */
-const BUDGET_BYTES = 924_100;
+const BUDGET_BYTES = 925_100;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

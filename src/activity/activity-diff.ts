@@ -87,20 +87,14 @@ function hunkLines(removed: string, inserted: string): DiffLine[] {
 }
 
 /**
- * Characters (UTF-16 units) of one preview line shown: a note of one long line (a pasted blob, minified
- * data) made a "short" diff of megabytes for an agent's context (a newcomer's `proposal_status`, session 43).
+ * `lines` cut to `maxLines` (then one `more` line), each line's text to `maxLineChars` (on a grapheme
+ * cluster boundary, then how many characters were left out), or the no-change message when empty.
  */
-export const PREVIEW_LINE_CHARS = 240;
-
-/**
- * `lines` cut to `maxLines` (then one `more` line), each line's text to {@link PREVIEW_LINE_CHARS} (on a
- * grapheme cluster boundary, then how many characters were left out), or the no-change message when empty.
- */
-function capped(lines: DiffLine[], maxLines: number): DiffLine[] {
+function capped(lines: DiffLine[], maxLines: number, maxLineChars = Infinity): DiffLine[] {
   if (lines.length === 0) return [{ kind: 'message', text: 'No change to the text.' }];
   const shown = lines.slice(0, maxLines).map((line): DiffLine => {
-    if (line.text.length <= PREVIEW_LINE_CHARS) return line;
-    const start = clusterPrefix(line.text, PREVIEW_LINE_CHARS);
+    if (line.text.length <= maxLineChars) return line;
+    const start = clusterPrefix(line.text, maxLineChars);
     return { kind: line.kind, text: `${start}… (${line.text.length - start.length} more characters)` };
   });
   if (lines.length <= maxLines) return shown;
@@ -111,10 +105,14 @@ function capped(lines: DiffLine[], maxLines: number): DiffLine[] {
  * {@link diffPreview} as unified-diff-like text (`@@ Line n`, `-`, `+` prefixes), for terminals and
  * agents; with `sight` (an agent key's, ToolError.messageFor's rule, docs/security.md#keys) without
  * what that key may not be shown ({@link withheldFrom}).
+ * @param maxLineChars each line cut to this many characters (UTF-16 units), saying how many were left
+ *   out: for an agent's context (a one-line note of megabytes made a megabyte "short" diff in
+ *   proposal_status, session 43). The user's views show every line whole: a line padded out of
+ *   sight may hide what an agent wrote at its end.
  */
-export function diffText(entry: ActivityEntry, maxLines: number, sight?: VaultSight): string {
+export function diffText(entry: ActivityEntry, maxLines: number, sight?: VaultSight, maxLineChars = Infinity): string {
   const prefix = { head: '@@ ', removed: '-', inserted: '+', message: '', context: '  ', more: '' } as const;
-  const lines = sight === undefined ? diffPreview(entry, maxLines) : capped(withheldFrom(entry, sight), maxLines);
+  const lines = capped(sight === undefined ? diffPreview(entry, Infinity) : withheldFrom(entry, sight), maxLines, maxLineChars);
   return lines.map((l) => `${prefix[l.kind]}${l.text}`).join('\n');
 }
 

@@ -15,6 +15,8 @@ import type { ActivityEntry } from './types';
 
 /** Diff lines an agent gets per entry. */
 const AGENT_DIFF_LINES = 12;
+/** Characters of each diff line shown to an agent (diffText's maxLineChars): a one-line note of megabytes made a megabyte diff. */
+const AGENT_DIFF_LINE_CHARS = 240;
 
 /**
  * The key's own entries (at most `limit`, newest first), as plain data for a tool result.
@@ -62,6 +64,7 @@ function agentEntry(log: ActivityLog, notes: NoteStore, e: ActivityEntry, scope:
       e.linkers ? { ...e, linkers: e.linkers.filter((p) => visibleTo(notes, p, false, scope)) } : e,
       AGENT_DIFF_LINES,
       scope.sight ?? { names: true, text: true },
+      AGENT_DIFF_LINE_CHARS,
     ),
   };
 }

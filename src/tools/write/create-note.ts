@@ -3,7 +3,7 @@ import { submitWrite } from './write-gate';
 import { defineTool } from '../tool';
 import { hashNotApplicable } from '../../vault/writes/write-errors';
 import { otherFileTypeRemark } from '../../vault/paths/note-names';
-import { joinRemarks } from '../remarks';
+import { joinRemarks } from '../../vault/remarks';
 
 /** `create_note`: a new note with full content; never overwrites. */
 export const createNoteTool = defineTool({

@@ -3,7 +3,7 @@ import { TFolder } from 'obsidian';
 import { expectedHashArg, submitWrite } from './write-gate';
 import { defineTool, type ToolContext } from '../tool';
 import { otherFileTypeRemark } from '../../vault/paths/note-names';
-import { joinRemarks } from '../remarks';
+import { joinRemarks } from '../../vault/remarks';
 
 /** `move_note`: move or rename a note or folder; Obsidian updates the links. */
 export const moveNoteTool = defineTool({

@@ -17,6 +17,8 @@ import { AppliedChanges, type AppliedChange } from './applied-change';
 import { foldPath } from '../paths/paths';
 import { removeEmptyFolder } from './folder-removal';
 import { minimalChange } from './edits/minimal-change';
+import { checkWrittenText } from './written-text';
+import { joinRemarks } from '../remarks';
 import type { OpenNoteEditors } from './open-note-editors';
 import {
   unchangedWrite,
@@ -97,11 +99,13 @@ export class NoteWriter {
 
   /** {@link prepare} without the file system error mapping. */
   private async prepareRequest(request: WriteRequest, scope: AccessScope, fresh: boolean): Promise<PreparedWrite> {
+    // The agent's text is judged first: a refusal of it says nothing of the vault.
+    const textRemark = checkWrittenText(request);
     switch (request.kind) {
       case 'create': {
         const prepared = this.entries.prepareCreate(request.tool, request.path, request.content, scope, request.restore);
-        const note = this.idClashRemark(prepared.path, null, prepared.proposedText, scope);
-        return note === undefined ? prepared : { ...prepared, note };
+        const note = joinRemarks(this.idClashRemark(prepared.path, null, prepared.proposedText, scope), textRemark);
+        return note === '' ? prepared : { ...prepared, note };
       }
       case 'folder':
         return this.entries.prepareFolder(request.tool, request.path, scope);
@@ -110,7 +114,7 @@ export class NoteWriter {
       case 'delete':
         return this.entries.prepareDelete(request.tool, request.path, request.expectedHash, scope, fresh);
       default:
-        return this.prepareText(request, scope, fresh);
+        return this.prepareText(request, scope, fresh, textRemark);
     }
   }
 
@@ -140,8 +144,10 @@ export class NoteWriter {
     return this.queue.run(file, async () => {
       // Decided again right before the append (appendInPlace): an editor opened meanwhile takes the append as an editor change.
       if (appendMode && this.editors?.textOf(file.path) == null) {
+        // The append's own route (no prepare): its text is judged here, as prepare judges every other write's.
+        const textRemark = checkWrittenText(request);
         const appended = await this.appendToFile(file, checkedAt, request.content, request.ensureNewline, scope);
-        if (appended !== null) return appended;
+        if (appended !== null) return textRemark === undefined ? appended : { ...appended, note: joinRemarks(appended.note, textRemark) };
       }
       return this.applyWithRetries(request, scope, hold);
     });
@@ -572,8 +578,9 @@ export class NoteWriter {
    * prepare() for write_note, append_note, edit_note and set_properties: reads the note once
    * (its open editor's text when it has one; heading edits may take the newer text the index describes), checks expected_hash and the
    * access rules on that text, and runs the edit on it.
+   * @param textRemark what checkWrittenText said of the agent's text, added to the result's `note`.
    */
-  private async prepareText(request: TextRequest, scope: AccessScope, fresh: boolean): Promise<PreparedTextWrite> {
+  private async prepareText(request: TextRequest, scope: AccessScope, fresh: boolean, textRemark?: string): Promise<PreparedTextWrite> {
     const file = writableNote(this.notes, request.path, scope);
     // Judged on the disk before the note is read through its path (a staged proposal shows its base text too).
     this.placeCheck(file)();
@@ -595,7 +602,7 @@ export class NoteWriter {
     }
     const proposed = edit(baseText, outline);
     guardFrontmatter(baseText, proposed.text, file.path);
-    const note = [proposed.note, this.idClashRemark(file.path, baseText, proposed.text, scope)].filter((r) => r !== undefined).join(' ');
+    const note = joinRemarks(proposed.note, this.idClashRemark(file.path, baseText, proposed.text, scope), textRemark);
     return {
       kind,
       tool: request.tool,

@@ -428,3 +428,37 @@ describe.each(['force', 'propose'] as const)('a note path typed with an attachme
     expect(moved.note).toMatch(/^'Scratch\/Board\.Canvas' ends in '\.Canvas', which Obsidian opens as a file of its own/);
   });
 });
+
+// Session 43's newcomer: append_note wrote a NUL byte and terminal escapes into a note without a word.
+describe.each(['force', 'propose'] as const)('control characters in the text a write puts into a note, %s key', (mode) => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode });
+
+  it('a NUL is refused on every route that writes text, nothing written; other controls are written with a remark', async () => {
+    const before = fs.readFileSync(nodePath.join(env.dir, 'Inbox.md'), 'utf8');
+    const nul = /^content holds a NUL character \(U\+0000\) at character 5: git, grep and many editors .* nothing was written\.$/;
+    expect(await env.callError('append_note', { path: 'Inbox', content: 'nul \u0000 byte' })).toMatch(nul);
+    expect(await env.callError('create_note', { path: 'Scratch/Nul', content: 'abcd\u0000' })).toMatch(nul);
+    expect(await env.callError('edit_note', { path: 'Inbox', heading: 'Inbox', op: 'append_within', content: 'abcd\u0000' })).toMatch(nul);
+    expect(await env.callError('write_note', { path: 'Inbox', body: 'abcd\u0000' })).toMatch(/^body holds a NUL character/);
+    expect(fs.readFileSync(nodePath.join(env.dir, 'Inbox.md'), 'utf8')).toBe(before);
+    expect(fs.existsSync(nodePath.join(env.dir, 'Scratch', 'Nul.md'))).toBe(false);
+    const escaped = await env.call('append_note', { path: 'Inbox', content: 'esc \u001b[31mred\u001b[0m and bell \u0007\n' });
+    expect(escaped.note).toBe(
+      'content holds 3 control characters (U+001B, U+0007), written as given: no editor shows them, so the user will not see them in the note.',
+    );
+    // Tabs, line breaks and a form feed are text.
+    expect((await env.call('append_note', { path: 'Inbox', content: 'a\tb\r\nc\fd\n' })).note).toBeUndefined();
+  });
+});
+
+// Session 43's newcomer: proposal_status {activity: true} answered 7 MB after two creates of one long line each.
+describe("an agent's activity diff of a note of one long line", () => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });
+
+  it('cuts the line at 240 characters and says how many were left out', async () => {
+    await env.call('create_note', { path: 'Scratch/Blob', content: 'x'.repeat(200_000) });
+    const mine = await env.call('proposal_status', { activity: true });
+    expect(mine.activity[0].diff).toBe(`@@ Line 1\n+${'x'.repeat(240)}… (${200_000 - 240} more characters)`);
+    expect(JSON.stringify(mine).length).toBeLessThan(5_000);
+  });
+});

@@ -4,7 +4,7 @@ import { parseActivity, serializeActivity } from '../../../src/activity/activity
 import { locateHunks, textsOf, undoOf } from '../../../src/activity/undo-data';
 import { keptAsideFile } from '../../../src/activity/kept-aside';
 import { hashText } from '../../../src/vault/hash';
-import { diffText, PREVIEW_LINE_CHARS } from '../../../src/activity/activity-diff';
+import { diffText } from '../../../src/activity/activity-diff';
 import type { AccessScope } from '../../../src/vault/access/access';
 import type { AppliedChange } from '../../../src/vault/writes/applied-change';
 import { recentWriteHint } from '../../../src/ui/activity/activity-status-bar';
@@ -381,14 +381,19 @@ describe('undo data', () => {
     expect(textsOf({ undo: undoOf(edit(before, after)).undo, hash_after: hashText(after) } as never, after)).toEqual({ before, after });
   });
 
-  it("a preview line is cut at PREVIEW_LINE_CHARS, saying how much was left out: a one-line note of megabytes gave a megabyte 'short' diff (session 43)", () => {
+  it("an agent's diff lines are cut at maxLineChars, saying how much was left out: a one-line note of megabytes gave a megabyte 'short' diff (session 43)", () => {
+    const PREVIEW_LINE_CHARS = 240;
     const blob = 'x'.repeat(4_000_000);
     const entry = { id: 'a_2', undo: { after: `${blob}\n`, before: 'a\n' } } as never;
-    const text = diffText(entry, 10);
+    // The user's views show the line whole.
+    expect(diffText(entry, 10)).toBe(`@@ Line 1\n-a\n+${blob}`);
+    const text = diffText(entry, 10, undefined, PREVIEW_LINE_CHARS);
     expect(text).toBe(`@@ Line 1\n-a\n+${'x'.repeat(PREVIEW_LINE_CHARS)}… (${4_000_000 - PREVIEW_LINE_CHARS} more characters)`);
     // Cut on a grapheme cluster boundary: an emoji's surrogate pair is kept whole, never split.
     const emoji = { id: 'a_3', undo: { after: `${'y'.repeat(PREVIEW_LINE_CHARS - 1)}\u{1F600}z\n`, before: '' } } as never;
-    expect(diffText(emoji, 10)).toBe(`@@ Line 1\n+${'y'.repeat(PREVIEW_LINE_CHARS - 1)}… (3 more characters)`);
+    expect(diffText(emoji, 10, undefined, PREVIEW_LINE_CHARS)).toBe(
+      `@@ Line 1\n+${'y'.repeat(PREVIEW_LINE_CHARS - 1)}… (3 more characters)`,
+    );
   });
 
   it('a damaged entry (patch no longer applies) says so instead of guessing', () => {
