@@ -441,8 +441,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * (a one-line note of megabytes made a megabyte "short" diff).
  * +0.9 KB (session 43): text a write puts into a note holding a NUL is refused, other control characters remarked on
  * (written-text.ts; append_note wrote a NUL byte unsaid).
+ * +1.1 KB (session 43): a heading replace names the subsections it removed; search names words written like an operator it
+ * does not have (`status:active`: query-operators.ts unknownOperatorRemark); a note moved to a folder's bare name is
+ * refused naming both paths (the remark after the fact went).
  */
-const BUDGET_BYTES = 925_100;
+const BUDGET_BYTES = 926_200;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

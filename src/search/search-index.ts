@@ -5,7 +5,9 @@ import type { NoteChange, NoteStore } from '../vault/note-store';
 import { cursorQueryText, cursorTotal, decodeCursor, encodeCursor } from './results/cursor';
 import { LexicalEngine, type CallerAccess, type EngineResult, type PhraseLines } from './engine/lexical-engine';
 import type { QueryNode } from './query/parser/query-ast';
-import { positiveLeaves } from './query/query-eval';
+import { positiveLeaves, termNodes } from './query/query-eval';
+import { unknownOperatorRemark } from './query/parser/query-operators';
+import { joinRemarks } from '../vault/remarks';
 import { absentPropertiesRemark, requiredPropertyNames } from './query/absent-properties';
 import { propertyNameKey } from '../vault/content/frontmatter/property-names';
 import { parseQuery, regexQuery } from './query/parser/query-parser';
@@ -283,8 +285,9 @@ export class SearchIndex {
       }
       const results = hits.filter((h): h is SearchHit => h !== null && h !== REFUSED);
       const out = this.pageOf(results, found, { offset, limit, cursorKey, cursor: options.cursor }, progress);
-      const absent = found.total === 0 ? this.absentProperties(ast, access) : null;
-      if (absent !== null) out.note = out.note === undefined ? absent : `${out.note} ${absent}`;
+      const words = termNodes(ast).flatMap(({ node }) => (node.kind === 'word' ? [node.text] : []));
+      const note = joinRemarks(out.note, found.total === 0 ? this.absentProperties(ast, access) : null, unknownOperatorRemark(words));
+      if (note !== '') out.note = note;
       return out;
     }
   }

@@ -154,6 +154,15 @@ export class EntryWriter {
     }
     // The target first: a target outside the key's folders is the refusal to hear, before the notes linking in.
     let to = this.notes.policy.normalizePath(rawTo, scope);
+    if (isNote && !/\.md$/i.test(to) && this.notes.policy.entryAt(to) instanceof TFolder) {
+      // `Archive` beside a folder `Archive/`: the agent most likely meant "into it", and a move there would rename the note
+      // (and every link to it) `Archive` at once; either reading is one word away, so it names both (session 43's newcomer).
+      const folder = this.notes.policy.entryAt(to)?.path ?? to;
+      throw new ToolError(
+        'invalid_argument',
+        `'${folder}' is a folder: to move the note into it, give '${folder}/${source.name}'; for a note named '${folder}.md' beside it, give '${folder}.md'. Nothing was moved.`,
+      );
+    }
     if (isNote) to = this.notes.policy.checkedPath(withMarkdownExtension(to), scope);
     this.assertLinkersWritable(source, scope);
     for (const check of this.linkerChecks(source)) check();

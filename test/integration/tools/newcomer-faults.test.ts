@@ -336,18 +336,22 @@ describe.each(['force', 'propose'] as const)('delete_note on a folder, %s key', 
   });
 });
 
-// Session 40's newcomer: move_note to 'Archive', where a folder 'Archive/' is, made 'Archive.md' beside it with no word of it
-// (the documented reading: beside a folder, a name without '/' is the note). The answer now says so and gives the path into it.
+// Session 40's newcomer: move_note to 'Archive', where a folder 'Archive/' is, made 'Archive.md' beside it with no word of it;
+// session 43's newcomer: the remark came after the fact, with every link to the note already renamed 'Archive'. Refused now.
 describe.each(['force', 'propose'] as const)('move_note to the name of a folder, %s key', (mode) => {
   const env = writeEnvPerBlock(DEMO_VAULT, { mode });
 
-  it("notes that the folder is there and names the path into it; '.md' given, or no folder there, gets no remark", async () => {
-    const beside = await env.call('move_note', { path: 'Ideas', to: 'Archive' });
-    expect(beside[mode === 'force' ? 'path' : 'to']).toBe('Archive.md');
-    expect(beside.note).toBe(
-      "'Archive' is also a folder: this moves the note to 'Archive.md' beside it; to move it into the folder, give 'Archive/Ideas.md'.",
+  it("is refused naming the path into the folder and the note beside it; '.md' given, or no folder there, moves", async () => {
+    expect(await env.callError('move_note', { path: 'Ideas', to: 'Archive' })).toBe(
+      "'Archive' is a folder: to move the note into it, give 'Archive/Ideas.md'; for a note named 'Archive.md' beside it, give 'Archive.md'. Nothing was moved.",
     );
-    expect((await env.call('move_note', { path: 'Inbox', to: 'Projects.md' })).note).toBeUndefined();
+    expect(fs.existsSync(nodePath.join(env.dir, 'Ideas.md'))).toBe(true);
+    expect(await env.callError('move_note', { path: 'Ideas', to: 'archive' })).toMatch(
+      /^'Archive' is a folder: .* give 'Archive\/Ideas\.md'/,
+    );
+    const beside = await env.call('move_note', { path: 'Ideas', to: 'Archive.md' });
+    expect(beside[mode === 'force' ? 'path' : 'to']).toBe('Archive.md');
+    expect(beside.note).toBeUndefined();
     expect((await env.call('move_note', { path: 'Home', to: 'Nowhere/Home' })).note).toBeUndefined();
   });
 });
@@ -460,5 +464,44 @@ describe("an agent's activity diff of a note of one long line", () => {
     const mine = await env.call('proposal_status', { activity: true });
     expect(mine.activity[0].diff).toBe(`@@ Line 1\n+${'x'.repeat(240)}… (${200_000 - 240} more characters)`);
     expect(JSON.stringify(mine).length).toBeLessThan(5_000);
+  });
+});
+
+// Session 43's newcomer: edit_note's heading replace took '### Step 1' and '### Step 2' with '## Plan', unsaid.
+describe.each(['force', 'propose'] as const)('edit_note replacing a section that holds subsections, %s key', (mode) => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode });
+
+  it('names the subsections that went with it; those the new content writes again, or none, get no remark', async () => {
+    const content = '# S\n\n## Plan\n\nIntro.\n\n### Step 1\n\nDo X.\n\n### Step 2\n\nDo Y.\n\n## Notes\n\nN.\n';
+    await env.call('create_note', { path: 'Scratch/S', content });
+    if (mode === 'propose') await env.booted.plugin.review.accept((await env.call('proposal_status', {})).proposals[0].id);
+    const replaced = await env.call('edit_note', { path: 'Scratch/S', heading: 'Plan', op: 'replace', content: 'New intro.' });
+    expect(replaced.note).toBe(
+      "The section 'Plan' held the subsections 'Step 1', 'Step 2', which this replace removed with it (a section runs to the " +
+        'next heading of its level or higher). To change only the text above them, replace that text by anchor; if they were ' +
+        'meant to stay, ask the user to revert this change (Agent activity).',
+    );
+    const kept = await env.call('edit_note', {
+      path: 'Scratch/S',
+      heading: 'Plan',
+      op: 'replace',
+      content: 'New intro.\n\n### Step 1\n\nDo X.\n\n###   Step 2  ##\n\nDo Y.',
+    });
+    expect(kept.note).toBeUndefined();
+    expect((await env.call('edit_note', { path: 'Scratch/S', heading: 'Notes', op: 'replace', content: 'M.' })).note).toBeUndefined();
+  });
+});
+
+// Session 43's newcomer: `status:active` ranked AGENTS.md first as two plain words, with no word that search has no such operator.
+describe('search words written like an operator search does not have', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT);
+
+  it('the page says they were plain words and what to write; an operator, a link or a time gets no remark', async () => {
+    const status = await env.call('search', { query: 'status:active', mode: 'lexical' });
+    expect(status.note).toMatch(/^'status:active' was searched as plain words: .* Write \[status:active\] for a property instead\.$/);
+    expect((await env.call('search', { query: '-tags:project alpha', mode: 'lexical' })).note).toMatch(/Write tag:project instead\.$/);
+    for (const query of ['tag:project', 'see https://example.com', 'meeting at 10:30', '"status:active"']) {
+      expect((await env.call('search', { query, mode: 'lexical' })).note).toBeUndefined();
+    }
   });
 });

@@ -43,3 +43,43 @@ export function operatorExample(name: string): string {
   if (!isOperator(name)) throw new Error(`operatorExample: "${name}" is not a search operator`);
   return OPERATOR_EXAMPLES[name];
 }
+
+/** Operators other search syntaxes have, read here as words, and this syntax's way to say the same. */
+const OTHER_SYNTAXES: Record<string, string> = {
+  tags: 'tag:',
+  folder: 'path:',
+  dir: 'path:',
+  title: 'file:',
+  name: 'file:',
+  filename: 'file:',
+};
+
+/** Schemes of links an agent may paste, whose `name:` is no operator meant (`https://…`). */
+const LINK_SCHEMES = /^(?:https?|ftp|mailto|obsidian|file|zotero|data)$/i;
+
+/**
+ * The remark for words written like an operator that is not one (`status:active`, `tags:project`):
+ * they are searched as plain words (the index splits them at the colon), and no answer said so (a
+ * newcomer's `status:active` ranked AGENTS.md first, session 43). Names what to write instead: a
+ * property filter `[status:active]`, or this syntax's operator for another syntax's name (`tags:` →
+ * `tag:`, `folder:` → `path:`, `title:` → `file:`).
+ * @param words the query's words as written (QueryNode `word` texts)
+ * @returns the sentence, or undefined when no word looks like an unknown operator.
+ */
+export function unknownOperatorRemark(words: readonly string[]): string | undefined {
+  const written: string[] = [];
+  const instead: string[] = [];
+  for (const word of words) {
+    const m = /^([A-Za-z][\w-]*):([^\s/].*)$/.exec(word);
+    if (!m || isOperator(m[1].toLowerCase()) || LINK_SCHEMES.test(m[1]) || written.includes(word)) continue;
+    written.push(word);
+    const other = OTHER_SYNTAXES[m[1].toLowerCase()];
+    instead.push(other === undefined ? `[${m[1]}:${m[2]}] for a property` : `${other}${m[2]}`);
+  }
+  if (written.length === 0) return undefined;
+  const names = written.slice(0, 3).map((w) => `'${w}'`);
+  return (
+    `${names.join(', ')} ${written.length === 1 ? 'was' : 'were'} searched as plain words: search has no such operator ` +
+    `(its operators: ${Object.keys(OPERATOR_EXAMPLES).join(': ')}:). Write ${instead.slice(0, 3).join(', ')} instead.`
+  );
+}

@@ -1,5 +1,5 @@
 import { frontMatterInfo } from '../../content/text/line-endings';
-import { ToolError, withoutText } from '../../../errors';
+import { quoteInput, ToolError, withoutText } from '../../../errors';
 import { findHeadingSection } from '../../content/heading-target';
 import { anchorOccurrences, looseOccurrences } from './anchor-match';
 import { bodyStart, endsAtFence, fenceSeparators } from '../../content/note-body';
@@ -279,7 +279,36 @@ export function editAtHeading(
   const replacement = lines === '' ? blank : prefix + leading + guarded + keepTrailing;
   const next = text.slice(0, headingEnd) + replacement + text.slice(section.end);
   const start = headingEnd + prefix.length + leading.length;
-  return { text: next, lines: insertedLines(next, start + (lines === '' ? 0 : lead.length), lines === '' ? 0 : lines.length) };
+  const replaced = { text: next, lines: insertedLines(next, start + (lines === '' ? 0 : lead.length), lines === '' ? 0 : lines.length) };
+  const note = droppedSubsectionsRemark(sections, section, content);
+  return note === undefined ? replaced : { ...replaced, note };
+}
+
+/**
+ * The remark for a heading `replace` that took subsections with it: a section runs to the next
+ * heading of its level or higher, so `### Step 1` under `## Plan` went with Plan's text, which an
+ * agent asking to replace "the text under Plan" does not expect (session 43's newcomer). Headings
+ * the new content writes again are not counted as gone.
+ * @returns the sentence, or undefined when no subsection went.
+ */
+function droppedSubsectionsRemark(sections: readonly NoteSection[], section: NoteSection, content: string): string | undefined {
+  const written = new Set<string>();
+  for (const line of content.split(/\r?\n/)) {
+    const heading = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
+    if (heading) written.add(collapseWhitespace(heading[1]));
+  }
+  const gone = sections.filter((s) => s.level > 0 && s.start > section.start && s.start < section.end && !written.has(s.heading));
+  if (gone.length === 0) return undefined;
+  const names =
+    gone
+      .slice(0, 5)
+      .map((s) => quoteInput(s.heading))
+      .join(', ') + (gone.length > 5 ? ` and ${gone.length - 5} more` : '');
+  return (
+    `The section ${quoteInput(section.heading)} held the subsection${gone.length === 1 ? '' : 's'} ${names}, which this replace ` +
+    'removed with it (a section runs to the next heading of its level or higher). To change only the text above them, ' +
+    'replace that text by anchor; if they were meant to stay, ask the user to revert this change (Agent activity).'
+  );
 }
 
 /**
