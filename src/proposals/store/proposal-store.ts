@@ -156,6 +156,28 @@ export class ProposalStore extends ProposalDecisions {
   }
 
   /**
+   * The other open proposals on `p`'s note that cannot both be accepted with it: accepting one makes
+   * the other stale (proposal-state.ts), so the agent that staged both learns it when it stages
+   * the second, not after the user's decision (session 43's newcomer). Two changes of the same text
+   * clash when a hunk of one overlaps or touches a hunk of the other (the rule that makes a hunk
+   * stale: the text changed inside or right at it), unless both add lines at the very end of the note
+   * (an append lands after what was added there since); a create, move or delete clashes with every
+   * other proposal on its path, and a change staged on another text than `p`'s with `p`.
+   * @returns the clashing proposals, oldest first.
+   */
+  clashesWith(p: Proposal): Proposal[] {
+    const textChange = (q: Proposal): boolean => (q.kind === 'edit' || q.kind === 'properties') && q.base_text !== null;
+    return this.pendingOn(p.path).filter((q) => {
+      if (q.id === p.id) return false;
+      if (!textChange(p) || !textChange(q) || q.base_text !== p.base_text) return true;
+      const mine = this.hunksOf(p);
+      // Lines added at the very end of the note both land, in the order accepted (propose-mode.md, "stacked proposals").
+      const atEnd = (h: Hunk): boolean => h.from === h.to && h.from === (p.base_text ?? '').length;
+      return this.hunksOf(q).some((h) => mine.some((m) => m.from <= h.to && h.from <= m.to && !(atEnd(h) && atEnd(m))));
+    });
+  }
+
+  /**
    * @returns the hunks of a text proposal's staged change (cached; [] for other kinds and for
    *   decided proposals, whose texts are dropped: `hunk_total` keeps their number).
    */

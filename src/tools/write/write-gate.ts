@@ -8,6 +8,8 @@ import { INSTRUCTION_PASS_SLICE_MS } from '../../vault/instructions/instruction-
 import { skillsFolderOf } from '../../vault/skills-folder';
 import { unchangedWrite, type HoldRule, type PreparedWrite, type WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
+import type { Proposal } from '../../proposals/types';
+import { joinRemarks } from '../../vault/remarks';
 
 /**
  * The one place that decides whether a write is applied or staged (docs/architecture.md#keys: a
@@ -143,5 +145,27 @@ async function stage(ctx: ToolContext, prepared: PreparedWrite, reason?: string)
     reason,
   );
   const staged = stagedResult(proposal, ctx.proposals.hunksOf(proposal));
-  return 'note' in prepared && prepared.note !== undefined ? { ...staged, note: prepared.note } : staged;
+  const note = joinRemarks('note' in prepared ? prepared.note : undefined, clashRemark(ctx, proposal));
+  return note === '' ? staged : { ...staged, note };
+}
+
+/**
+ * The remark for a proposal that cannot be accepted together with the caller's own earlier ones on
+ * the same note (ProposalStore.clashesWith); another key's proposals are never named.
+ * @returns the sentence, or undefined when there is no such proposal.
+ */
+function clashRemark(ctx: ToolContext, proposal: Proposal): string | undefined {
+  const own = ctx.proposals.clashesWith(proposal).filter((p) => p.key_id === ctx.caller.id);
+  if (own.length === 0) return undefined;
+  const ids =
+    own
+      .slice(0, 5)
+      .map((p) => p.id)
+      .join(', ') + (own.length > 5 ? ` and ${own.length - 5} more` : '');
+  return (
+    `'${proposal.staged_path ?? proposal.path}' also has your pending proposal${own.length === 1 ? '' : 's'} ${ids} ` +
+    'changing the same lines (or the whole note): once the user accepts one, the other no longer applies (stale). ' +
+    "To make both changes, stage them as one write, or wait for the user's decision on the earlier one (proposal_status) " +
+    'and then stage the other on the note as it is.'
+  );
 }

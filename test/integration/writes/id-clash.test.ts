@@ -35,7 +35,8 @@ describe.each(['force', 'propose'] as const)('an id another note has, %s key', (
 
   it('says nothing for an id no other note has, for the note keeping its own id, or for a number id another note lacks', async () => {
     const fresh: Json = await env.call('set_properties', { path: 'Inbox.md', properties: { id: 'INBOX-1' } });
-    expect(fresh.note).toBeUndefined();
+    // (A propose key is told that this clashes with its pending id change of the test above: no id remark here.)
+    expect(fresh.note ?? '').not.toMatch(/the id/);
     const own: Json = await env.call('set_properties', { path: 'Projects/Alpha/Alpha overview.md', properties: { status: 'active' } });
     expect(own.note).toBeUndefined();
     // Beta overview's id is the number 2041: the text '2041' is the same id (frontmatterId reads both as '2041').
