@@ -6,6 +6,7 @@
  */
 
 import { clusterPrefix } from './vault/content/text/graphemes';
+import { visibleText } from './diff/visible-text';
 
 /** Machine-readable reason carried by a {@link ToolError}. */
 export type ToolErrorCode =
@@ -115,11 +116,13 @@ export function inputExcerpt(input: string): string {
 }
 
 /**
- * `'input'` for an error message: the {@link inputExcerpt} of `input` in single quotes. Every
- * message that quotes what a caller sent goes through here (or inputExcerpt, for a list).
+ * `'input'` for an error message: the {@link inputExcerpt} of `input` in single quotes, with every
+ * character drawn as nothing or acted on written out (visibleText: `H\u200Bome` is `'H<U+200B>ome'`,
+ * which read as "Home not found" when shown as it is: session 43's newcomer). Every message that
+ * quotes what a caller sent goes through here (or inputExcerpt, for a list).
  * @param input what the caller sent (a path, id, heading, date, URI, name or handle)
  * @returns the quoted, possibly shortened text
  */
 export function quoteInput(input: string): string {
-  return `'${inputExcerpt(input)}'`;
+  return `'${visibleText(inputExcerpt(input))}'`;
 }

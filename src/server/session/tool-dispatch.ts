@@ -173,11 +173,31 @@ function describeIssues(error: z.ZodError, shape: Readonly<Record<string, unknow
               issue.keys.map((key) => `"${inputExcerpt(key)}"`),
               SHOWN_ITEMS,
             )}`
-          : issue.message;
+          : (sizeMessage(issue) ?? issue.message);
     const line = `${path}: ${message}`;
     if (!lines.includes(line)) lines.push(line);
   }
   return listWithMore(lines, SHOWN_ITEMS, '; ', 'problems');
+}
+
+/**
+ * A sentence for zod's own message of a text or list over or under its size ("Too big: expected
+ * string to have <=2000 characters", which read as a parser's, not an answer: session 43's
+ * newcomer), saying what to do; null for other issues and for a schema's own message.
+ */
+function sizeMessage(issue: z.core.$ZodIssue): string | null {
+  if (issue.code === 'too_big' && /^Too big:/.test(issue.message)) {
+    if (issue.origin === 'string') return `is too long: at most ${String(issue.maximum)} characters are taken; shorten it.`;
+    if (issue.origin === 'array') return `has too many items: at most ${String(issue.maximum)}; split them over several calls.`;
+  }
+  if (issue.code === 'too_small' && /^Too small:/.test(issue.message)) {
+    const least = Number(issue.minimum);
+    if (issue.origin === 'string')
+      return least === 1 ? 'is empty; give a value.' : `is too short: at least ${least} characters are needed.`;
+    if (issue.origin === 'array')
+      return least === 1 ? 'is empty; give at least one item.' : `has too few items: at least ${least} are needed.`;
+  }
+  return null;
 }
 
 /** Most items of a list a refusal names (unknown keys, problems): the rest are counted, so a wide input gets a short message. */

@@ -156,14 +156,16 @@ export function withMarkdownExtension(path: string): string {
 }
 
 /**
- * The file types Obsidian opens as something other than a note (help.obsidian.md "Accepted file
- * formats": Bases, Canvas, images, audio, video, PDF).
+ * File types that are no note: those Obsidian opens as something else (help.obsidian.md "Accepted
+ * file formats": Bases, Canvas, images, audio, video, PDF), and common text and office files it
+ * does not open at all (an agent writing `notes.txt` or `data.json` means that file, not a note).
  */
-const OTHER_FILE_TYPES = /\.(base|canvas|avif|bmp|gif|jpe?g|png|svg|webp|flac|m4a|mp3|ogg|wav|webm|3gp|mkv|mov|mp4|ogv|pdf)$/i;
+const OTHER_FILE_TYPES =
+  /\.(base|canvas|avif|bmp|gif|jpe?g|png|svg|webp|flac|m4a|mp3|ogg|wav|webm|3gp|mkv|mov|mp4|ogv|pdf|txt|json|csv|tsv|ya?ml|html?|xml|docx?|xlsx?|pptx?|zip)$/i;
 
 /**
- * The remark for a note made at (or moved to) a path the agent typed with a file type Obsidian
- * opens as something else (`Scratch/img.png`): it became the note `Scratch/img.png.md`, a
+ * The remark for a note made at (or moved to) a path the agent typed with a file type that is no
+ * note ({@link OTHER_FILE_TYPES}: `Scratch/img.png`, `notes.txt`): it became the note `Scratch/img.png.md`, a
  * Markdown text named after it, which may be what the agent meant (a note about a PDF) or not (an
  * image: Vault MCP writes notes only).
  * @param typed the path as the agent gave it. @param notePath the note's path, ending in `.md`.
@@ -173,7 +175,7 @@ export function otherFileTypeRemark(typed: string, notePath: string): string | n
   const type = OTHER_FILE_TYPES.exec(typed.trim());
   if (type === null || !notePath.endsWith('.md')) return null;
   return (
-    `${quoteInput(typed.trim())} ends in '${type[0]}', which Obsidian opens as a file of its own, not a note: this is the ` +
+    `${quoteInput(typed.trim())} ends in '${type[0]}', the type of a file that is no note: this is the ` +
     `note '${notePath}' (Markdown text). Vault MCP writes notes only, not images, PDFs, canvases or other files.`
   );
 }

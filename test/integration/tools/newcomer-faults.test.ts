@@ -422,15 +422,18 @@ describe.each(['force', 'propose'] as const)('a note path typed with an attachme
     const image = await env.call('create_note', { path: 'Scratch/img.png', content: 'x\n' });
     expect(image.path).toBe('Scratch/img.png.md');
     expect(image.note).toBe(
-      "'Scratch/img.png' ends in '.png', which Obsidian opens as a file of its own, not a note: this is the note " +
+      "'Scratch/img.png' ends in '.png', the type of a file that is no note: this is the note " +
         "'Scratch/img.png.md' (Markdown text). Vault MCP writes notes only, not images, PDFs, canvases or other files.",
     );
     const dotted = await env.call('create_note', { path: 'Scratch/Release 1.2', content: 'y\n' });
     expect(dotted.note).toBeUndefined();
     expect((await env.call('create_note', { path: 'Scratch/paper.pdf.md', content: 'z\n' })).note).toBeUndefined();
+    expect((await env.call('create_note', { path: 'Scratch/file.txt', content: 't\n' })).note).toMatch(
+      /^'Scratch\/file\.txt' ends in '\.txt'/,
+    );
     const moved = await env.call('move_note', { path: 'Inbox', to: 'Scratch/Board.Canvas' });
     expect(moved[mode === 'force' ? 'path' : 'to']).toBe('Scratch/Board.Canvas.md');
-    expect(moved.note).toMatch(/^'Scratch\/Board\.Canvas' ends in '\.Canvas', which Obsidian opens as a file of its own/);
+    expect(moved.note).toMatch(/^'Scratch\/Board\.Canvas' ends in '\.Canvas', the type of a file that is no note/);
   });
 });
 
@@ -547,5 +550,32 @@ describe('a proposal that cannot be accepted together with the same key’s earl
     } finally {
       await cursor.close();
     }
+  });
+});
+
+// Session 43's newcomer: read_note 'H\u200Bome' answered "Note 'H(U+200B)ome' not found" with the character itself, which reads as "Home not found".
+describe('an input quoted back with a character drawn as nothing', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT);
+
+  it('is written out in every quote of it, as create_note already wrote out a name', async () => {
+    expect(await env.callError('read_note', { path: 'H\u200bome' })).toMatch(/^Note 'H<U\+200B>ome' not found\./);
+    expect(await env.callError('read_note', { path: 'Home', section: 'Nope\u202e' })).toMatch(/'Nope<U\+202E>'/);
+  });
+});
+
+// Session 43's newcomer: a 2001-character query_notes answered "query: Too big: expected string to have <=2000 characters".
+describe('an argument over or under its size', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT);
+
+  it('is refused in a sentence saying what to do, for a text and for a list', async () => {
+    expect(await env.callError('query_notes', { query: 'x'.repeat(2001) })).toBe(
+      'Invalid arguments for query_notes: query: is too long: at most 2000 characters are taken; shorten it.',
+    );
+    expect(await env.callError('read_notes', { paths: Array(21).fill('Home') })).toBe(
+      'Invalid arguments for read_notes: paths: has too many items: at most 20; split them over several calls.',
+    );
+    expect(await env.callError('read_notes', { paths: [] })).toBe(
+      'Invalid arguments for read_notes: paths: is empty; give at least one item.',
+    );
   });
 });
