@@ -346,6 +346,16 @@ describe('query_notes tool on the demo vault', () => {
     expect(cut.note).toMatch(/^2 of \d+ notes shown; raise LIMIT .* No note you can read has the property 'nope'/);
   });
 
+  it('a file.name compared with a name without its extension, finding nothing, is pointed at file.basename (session 43)', async () => {
+    const out = await queryNotesTool.handler({ query: 'WHERE file.name is "Home"' }, contextFor());
+    expect(out.total).toBe(0);
+    expect(out.note).toBe(
+      `file.name holds the extension ('Home.md'); for the name without it, compare file.basename ('file.basename is "Home"').`,
+    );
+    expect((await queryNotesTool.handler({ query: 'WHERE file.name is "Home.md"' }, contextFor())).note).toBeUndefined();
+    expect((await queryNotesTool.handler({ query: 'WHERE file.basename is "Home"' }, contextFor())).note).toBeUndefined();
+  });
+
   it('says when LIMIT cut the rows', async () => {
     const out = await queryNotesTool.handler({ query: 'LIMIT 2' }, contextFor());
     expect(out.rows).toHaveLength(2);

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { propertiesNoNoteHas, runNotesQuery, type NoteFacts, type QueryResult } from '../../../search/query-notes/evaluate';
 import { absentPropertiesRemark } from '../../../search/query/absent-properties';
 import { propertyNameKey } from '../../../vault/content/frontmatter/property-names';
-import { parseNotesQuery, QuerySyntaxError, type NotesQuery } from '../../../search/query-notes/parse';
+import { parseNotesQuery, QuerySyntaxError, type Condition, type NotesQuery } from '../../../search/query-notes/parse';
 import type { NoteStore } from '../../../vault/note-store';
 import type { AccessScope } from '../../../vault/access/access';
 import { clusterPrefix, clusterStart } from '../../../vault/content/text/graphemes';
@@ -58,6 +58,12 @@ export const queryNotesTool = defineTool({
     }
     const absent = propertiesNoNoteHas(query, facts);
     if (absent.length > 0) remarks.push(absentPropertiesRemark(absent, propertyNamesOf(facts), 'file.tags has every tag of a note'));
+    const bare = result.total === 0 ? nameWithoutExtension(query.where) : null;
+    if (bare !== null) {
+      remarks.push(
+        `file.name holds the extension ('${bare}.md'); for the name without it, compare file.basename ('file.basename is "${bare}"').`,
+      );
+    }
     if (remarks.length > 0) out.note = remarks.join(' ');
     return out;
   },
@@ -70,6 +76,21 @@ export const queryNotesTool = defineTool({
  */
 export function queryReadableNotes(query: NotesQuery, notes: NoteStore, scope: AccessScope): QueryResult {
   return runNotesQuery(query, readableFacts(notes, scope));
+}
+
+/**
+ * The value of a `file.name is …` test in `where` that has no extension (`file.name is "Home"`),
+ * which no note's file name equals (Obsidian's `file.name` is `Home.md`): the query meant
+ * `file.basename` (session 43's newcomer found nothing, unsaid). Null when there is none.
+ */
+function nameWithoutExtension(where: Condition | null): string | null {
+  if (where === null) return null;
+  if (where.kind === 'test') {
+    const { field, op, value } = where;
+    return field.kind === 'file' && field.name === 'file.name' && op === 'is' && value !== null && !value.includes('.') ? value : null;
+  }
+  if (where.kind === 'not') return null;
+  return nameWithoutExtension(where.left) ?? nameWithoutExtension(where.right);
 }
 
 /** The property names `facts` have, each once by propertyNameKey, as first written. */
