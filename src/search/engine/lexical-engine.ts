@@ -15,7 +15,7 @@ import {
 } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
-import { propertyNameKey } from '../../vault/content/frontmatter/property-names';
+import { distinctPropertyNames } from '../query/absent-properties';
 import { FIELD_BOOSTS, fieldTexts } from './text/note-fields';
 import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } from './engine-match';
 import { FilterScratch, scoreFilterWord, type NodeHits } from './filters/filter-terms';
@@ -290,23 +290,21 @@ export class LexicalEngine {
   }
 
   /**
-   * The property names of the indexed notes the caller may read, each once by propertyNameKey
-   * (as the first such note spells it), in doc order: what a search that found nothing for a
-   * `[name…]` filter compares the name with. One pass over the caller's notes: for an empty
-   * answer only.
+   * The property names of the indexed notes the caller may read (absent-properties.ts
+   * distinctPropertyNames): what a search that found nothing for a `[name…]` filter compares the
+   * name with. One pass over the caller's notes: for an empty answer only.
    */
   readablePropertyNames(access: CallerAccess): string[] {
     const { visible } = this.viewOf(access);
-    const names = new Map<string, string>();
-    for (let doc = 0; doc < this.byDoc.length; doc++) {
-      const note = this.byDoc[doc];
-      if (note === undefined || visible[doc] !== 1) continue;
-      for (const name of Object.keys(note.frontmatter)) {
-        const key = propertyNameKey(name);
-        if (!names.has(key)) names.set(key, name);
-      }
-    }
-    return [...names.values()];
+    const byDoc = this.byDoc;
+    return distinctPropertyNames(
+      (function* () {
+        for (let doc = 0; doc < byDoc.length; doc++) {
+          const note = byDoc[doc];
+          if (note !== undefined && visible[doc] === 1) yield note.frontmatter;
+        }
+      })(),
+    );
   }
 
   /** Vault paths of every indexed note. */

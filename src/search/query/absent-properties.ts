@@ -35,6 +35,22 @@ export function requiredPropertyNames(node: QueryNode): string[] {
 }
 
 /**
+ * The property names of `frontmatters`, each once by {@link propertyNameKey} (as the first one that
+ * has it spells it), in their order: what a name no note has is compared with.
+ * @param frontmatters parsed frontmatter of the notes the caller may read (never others').
+ */
+export function distinctPropertyNames(frontmatters: Iterable<Record<string, unknown>>): string[] {
+  const names = new Map<string, string>();
+  for (const frontmatter of frontmatters) {
+    for (const name of Object.keys(frontmatter)) {
+      const key = propertyNameKey(name);
+      if (!names.has(key)) names.set(key, name);
+    }
+  }
+  return [...names.values()];
+}
+
+/**
  * The Levenshtein distance of two short strings (insertions, deletions, substitutions of UTF-16
  * units), by the textbook row-by-row table: property names are a few dozen units.
  */

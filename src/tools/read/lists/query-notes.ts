@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { propertiesNoNoteHas, runNotesQuery, type NoteFacts, type QueryResult } from '../../../search/query-notes/evaluate';
-import { absentPropertiesRemark } from '../../../search/query/absent-properties';
-import { propertyNameKey } from '../../../vault/content/frontmatter/property-names';
+import { absentPropertiesRemark, distinctPropertyNames } from '../../../search/query/absent-properties';
 import { parseNotesQuery, QuerySyntaxError, type Condition, type NotesQuery } from '../../../search/query-notes/parse';
 import type { NoteStore } from '../../../vault/note-store';
 import type { AccessScope } from '../../../vault/access/access';
@@ -57,7 +56,10 @@ export const queryNotesTool = defineTool({
       remarks.push(`${result.rows.length} of ${result.total} notes shown; raise LIMIT (at most 1000) or narrow WHERE for the rest.`);
     }
     const absent = propertiesNoNoteHas(query, facts);
-    if (absent.length > 0) remarks.push(absentPropertiesRemark(absent, propertyNamesOf(facts), 'file.tags has every tag of a note'));
+    if (absent.length > 0)
+      remarks.push(
+        absentPropertiesRemark(absent, distinctPropertyNames(facts.map((note) => note.frontmatter)), 'file.tags has every tag of a note'),
+      );
     const bare = result.total === 0 ? nameWithoutExtension(query.where) : null;
     if (bare !== null) {
       remarks.push(
@@ -91,18 +93,6 @@ function nameWithoutExtension(where: Condition | null): string | null {
   }
   if (where.kind === 'not') return null;
   return nameWithoutExtension(where.left) ?? nameWithoutExtension(where.right);
-}
-
-/** The property names `facts` have, each once by propertyNameKey, as first written. */
-function propertyNamesOf(facts: readonly NoteFacts[]): string[] {
-  const names = new Map<string, string>();
-  for (const note of facts) {
-    for (const name of Object.keys(note.frontmatter)) {
-      const key = propertyNameKey(name);
-      if (!names.has(key)) names.set(key, name);
-    }
-  }
-  return [...names.values()];
 }
 
 /** What a query can ask of each note `scope` may read (NoteStore.readableNotes), for runNotesQuery. */
