@@ -450,8 +450,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * argument over or under its size is refused in a sentence (zod's "Too big: …" went out as it was); .txt and other
  * files that are no note get the create/move remark.
  * +0.4 KB (session 43): query_notes points a `file.name is "Home"` that found nothing at file.basename.
+ * +0.1 KB (session 43): a malformed tag's suggestion spells out symbols that carry its meaning (`c++` → `c-plus-plus`).
  */
-const BUDGET_BYTES = 928_200;
+const BUDGET_BYTES = 928_300;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

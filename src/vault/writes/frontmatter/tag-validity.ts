@@ -62,8 +62,22 @@ export function malformedTagRemark(key: string, stored: unknown): string | undef
   );
 }
 
-/** `tag` with each run of tag-breaking characters made one `-` (none at either end). */
+/** Symbols that carry a tag's meaning (`c++`, `c#`, `r&d`, `.net`), spelt out rather than dropped. */
+const SPELT_SYMBOLS: ReadonlyArray<[RegExp, string]> = [
+  [/\+/g, ' plus '],
+  [/#/g, ' sharp '],
+  [/&/g, ' and '],
+  [/@/g, ' at '],
+  [/^\./, 'dot '],
+];
+
+/**
+ * `tag` as a well-formed tag: symbols that carry its meaning spelt out (`c++` → `c-plus-plus`,
+ * `c#` → `c-sharp`: dropping them made `c` of both, another tag), then each run of tag-breaking
+ * characters made one `-` (none at either end: `my tag` → `my-tag`).
+ */
 function wellFormed(tag: string): string {
-  const parts = tag.split(new RegExp(`${TAG_BREAK.source}+`, 'u')).filter((part) => part !== '');
+  const spelt = SPELT_SYMBOLS.reduce((text, [symbol, word]) => text.replace(symbol, word), tag);
+  const parts = spelt.split(new RegExp(`${TAG_BREAK.source}+`, 'u')).filter((part) => part !== '');
   return parts.join('-') || 'tag';
 }

@@ -80,6 +80,17 @@ describe('patchFrontmatterText', () => {
     expect(patchFrontmatterText('---\naliases: [Ben]\n---\n', { aliases: ['Benjamin'] }, 'N.md').note).toBeUndefined();
   });
 
+  test("a tag's symbols that carry its meaning are spelt out in the suggestion, not dropped (c++ became c: session 41's leftover)", () => {
+    const fix = (tag: string): string | undefined =>
+      /to make it one, write '(.*)'\.$/.exec(patchFrontmatterText('body\n', { tags: [tag] }, 'N.md').note ?? '')?.[1];
+    expect(fix('c++')).toBe('c-plus-plus');
+    expect(fix('C#')).toBe('C-sharp');
+    expect(fix('r&d')).toBe('r-and-d');
+    expect(fix('.net')).toBe('dot-net');
+    expect(fix('a.b')).toBe('a-b');
+    expect(fix('my tag')).toBe('my-tag');
+  });
+
   test('says when a tag it stores is no tag to Obsidian (a space, punctuation, only digits), and stores it as given', () => {
     const spaced = patchFrontmatterText('body\n', { tags: ['my tag', 'ok/nested'] }, 'N.md');
     expect(spaced.text).toBe('---\ntags:\n  - my tag\n  - ok/nested\n---\nbody\n');
