@@ -451,8 +451,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * files that are no note get the create/move remark.
  * +0.4 KB (session 43): query_notes points a `file.name is "Home"` that found nothing at file.basename.
  * +0.1 KB (session 43): a malformed tag's suggestion spells out symbols that carry its meaning (`c++` → `c-plus-plus`).
+ * +0.2 KB (session 43): an outline-path/heading-text clash names the heading's own outline path; date-times may end in Z
+ * (the tools' own timestamps were refused as comparison values).
  */
-const BUDGET_BYTES = 928_300;
+const BUDGET_BYTES = 928_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

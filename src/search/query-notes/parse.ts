@@ -283,14 +283,14 @@ class Parser {
     }
     if (dateFault === 'time') {
       throw this.error(
-        `${quoteInput(valueToken.text)} holds no time of day; write date-times as YYYY-MM-DDTHH:MM (hours 00–23), e.g. 2026-01-15T09:30.`,
+        `${quoteInput(valueToken.text)} holds no time of day; write date-times as YYYY-MM-DDTHH:MM (hours 00–23; seconds and a final Z may follow), e.g. 2026-01-15T09:30.`,
         valueToken,
       );
     }
     if (dateFault === 'text') {
       throw this.error(
         `${quoteInput(valueToken.text)} is a date followed by other text; compare with a date (YYYY-MM-DD) or a date-time ` +
-          '(YYYY-MM-DDTHH:MM), or quote the value to compare text.',
+          '(YYYY-MM-DDTHH:MM, seconds and a final Z allowed: 2026-01-15T09:30:00.000Z), or quote the value to compare text.',
         valueToken,
       );
     }

@@ -1,4 +1,4 @@
-import { inputExcerpt, quoteInput, ToolError, withoutText } from '../../errors';
+import { quoteInput, ToolError, withoutText } from '../../errors';
 import { collapseWhitespace, PREAMBLE_HEADING, PREAMBLE_PATH, type NoteSection } from './sections';
 
 /**
@@ -68,10 +68,11 @@ export function findHeadingSection(
     if (byPath && others.length > 0) {
       throw new ToolError(
         'ambiguous',
-        `${quoteInput(wanted)} in '${notePath}' is both the outline path of ${describe([byPath])} and the heading text of ${describe(others)}; pass the other heading's text, or "Parent/${inputExcerpt(wanted)}" for the heading.`,
+        `${quoteInput(wanted)} in '${notePath}' is both the outline path of ${describe([byPath])} and the heading text of ${describe(others)}; ` +
+          `pass "${others[0].path}", the outline path of the heading ${quoteInput(wanted)}, or the heading text ${quoteInput(byPath.heading)} for the other.`,
         undefined,
         withoutText(
-          `${quoteInput(wanted)} in '${notePath}' is an outline path and another heading; pass "Parent/${inputExcerpt(wanted)}" for the heading`,
+          `${quoteInput(wanted)} in '${notePath}' is an outline path and another heading's text; pass the outline path of the one you mean`,
         ),
       );
     }

@@ -111,7 +111,7 @@ const CASES: Case[] = [
     shows: 'text',
     shown: 'ZQFIRST',
     plain:
-      /^'1\.1' in 'Outline\.md' is an outline path and another heading; pass "Parent\/1\.1" for the heading \(this key cannot read notes: ask the user\)\.$/,
+      /^'1\.1' in 'Outline\.md' is an outline path and another heading's text; pass the outline path of the one you mean \(this key cannot read notes: ask the user\)\.$/,
   },
   {
     what: 'an anchor found only ignoring case: where',

@@ -579,3 +579,18 @@ describe('an argument over or under its size', () => {
     );
   });
 });
+
+// Session 43's second newcomer: a top-level heading '1.1' (also the outline path of its child) was told to pass
+// "Parent/1.1", which has no parent and was then not found.
+describe('a heading text that is also another heading’s outline path', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });
+
+  it("names the heading's own outline path, which then reads it", async () => {
+    await env.call('create_note', { path: 'Scratch/h', content: '# 1.1\n\ntext\n\n## Child\n\nmore\n' });
+    expect(await env.callError('read_note', { path: 'Scratch/h', section: '1.1' })).toBe(
+      `'1.1' in 'Scratch/h.md' is both the outline path of 1.1 "Child" and the heading text of 1 "1.1"; ` +
+        `pass "1", the outline path of the heading '1.1', or the heading text 'Child' for the other.`,
+    );
+    expect((await env.call('read_note', { path: 'Scratch/h', section: '1' })).section).toMatchObject({ path: '1', heading: '1.1' });
+  });
+});

@@ -356,6 +356,14 @@ describe('query_notes tool on the demo vault', () => {
     expect((await queryNotesTool.handler({ query: 'WHERE file.basename is "Home"' }, contextFor())).note).toBeUndefined();
   });
 
+  it("compares file.mtime with a timestamp as list_notes writes it, a final Z included (session 43's newcomer was refused)", async () => {
+    const all = await queryNotesTool.handler({ query: 'LIMIT 1000' }, contextFor());
+    const since = await queryNotesTool.handler({ query: 'WHERE file.mtime >= 1970-01-01T00:00:00.000Z LIMIT 1000' }, contextFor());
+    expect(since.error).toBeUndefined();
+    expect(since.total).toBe(all.total);
+    expect((await queryNotesTool.handler({ query: 'WHERE file.mtime < 1970-01-01T00:00Z' }, contextFor())).total).toBe(0);
+  });
+
   it('says when LIMIT cut the rows', async () => {
     const out = await queryNotesTool.handler({ query: 'LIMIT 2' }, contextFor());
     expect(out.rows).toHaveLength(2);

@@ -205,11 +205,11 @@ describe('parseQuery', () => {
     ],
     [
       '[due:>2026-03-01T9:00]',
-      /whose time in '2026-03-01T9:00' is not a time of day written HH:MM; write date-times as YYYY-MM-DDTHH:MM \(two digits each/,
+      /whose time in '2026-03-01T9:00' is not a time of day written HH:MM\[:SS\[\.fff\]\]\[Z\]; write date-times as YYYY-MM-DDTHH:MM \(two digits each/,
     ],
     [
       '[due:<2026-03-01T25:00]',
-      /whose time in '2026-03-01T25:00' is not a time of day written HH:MM; write date-times as YYYY-MM-DDTHH:MM/,
+      /whose time in '2026-03-01T25:00' is not a time of day written HH:MM\[:SS\[\.fff\]\]\[Z\]; write date-times as YYYY-MM-DDTHH:MM/,
     ],
     ['[due:<2026-03-01T10:61]', /is not a time of day/],
     ['[due:<2026-03-01 10:00]', /a date and a time apart; write a date-time with a T, as properties store it: \[due:<2026-03-01T10:00\]/],
@@ -268,6 +268,12 @@ describe('parseQuery', () => {
     expect(caught).toBeInstanceOf(ToolError);
     expect((caught as ToolError).code).toBe('invalid_argument');
     expect((caught as ToolError).message).toMatch(message);
+  });
+
+  it("takes a date-time with seconds and a final Z, as the tools' own timestamps are written (session 43's newcomer)", () => {
+    for (const value of ['2026-12-07T22:13:30.933Z', '2026-12-07T22:13Z', '2026-12-07T22:13:30']) {
+      expect(parseQuery(`[started:<${value}]`)).toEqual({ kind: 'property', name: 'started', test: { op: 'compare', cmp: '<', value } });
+    }
   });
 });
 

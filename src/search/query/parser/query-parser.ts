@@ -441,8 +441,8 @@ class QueryParser {
       );
     if (fault === 'time' || (fault === 'text' && /^\d{4}-\d{2}-\d{2}T\d/.test(value)))
       this.fail(
-        `has the property filter ${shown} whose time in ${quoteInput(value)} is not a time of day written HH:MM; ` +
-          'write date-times as YYYY-MM-DDTHH:MM (two digits each, hours 00–23), e.g. 2026-01-15T09:30',
+        `has the property filter ${shown} whose time in ${quoteInput(value)} is not a time of day written HH:MM[:SS[.fff]][Z]; ` +
+          'write date-times as YYYY-MM-DDTHH:MM (two digits each, hours 00–23; seconds and a final Z may follow), e.g. 2026-01-15T09:30',
       );
     if (fault === 'text')
       this.fail(

@@ -21,8 +21,12 @@ export function namesNoCalendarDay(value: string): boolean {
   return date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day;
 }
 
-/** What may follow a date in a compared value: a time of day `THH:MM`, `THH:MM:SS` or `THH:MM:SS.fff`, as Obsidian's date & time property writes it. */
-const TIME_OF_DAY = /^T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?$/;
+/**
+ * What may follow a date in a compared value: a time of day `THH:MM`, `THH:MM:SS` or `THH:MM:SS.fff`,
+ * as Obsidian's date & time property writes it, with a `Z` after it as the tools' own timestamps
+ * (`file.mtime`, list_notes' `mtime`) end (a newcomer's pasted `mtime` was refused, session 43).
+ */
+const TIME_OF_DAY = /^T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?Z?$/;
 
 /**
  * What is wrong with a compared value that starts like a date, as search's `[prop:>value]` and
