@@ -49,8 +49,8 @@ const MOST_LISTED = 20;
 /**
  * The lines `npm start` prints once the server listens. The first,
  * `MCP server listening on <url>`, is read by scripts and outside checks: keep it stable.
- * Then the vault, where the settings came from, every key (the run's own first; a token is
- * printed only when the run made it), the semantic index, and the run key's client setups.
+ * Then the vault, where the settings came from, every key (the run's own first, its token on the
+ * next line; a token is printed only when the run made it), the semantic index, and the run key's client setups.
  * With writes off, a line says how to turn them on (agents can only read until then, and a
  * write call is refused); with writes on, the review hint is printed only for a propose key (a
  * force key writes at once, so there is nothing to review). The activity hint always (accepted
@@ -70,8 +70,10 @@ export function startupLines(options: RunOptions, url: string, token: string, va
   if (!settings.server.enabled)
     lines.push('Warning: server.enabled is false in the settings, so every request gets 403; set it to true to serve clients.');
   lines.push(`Key "${RUN_KEY_LABEL}": mode ${options.mode}, writes ${writesWord(settings)}${rootsWord(RUN_KEY_LABEL, options.roots, run)}`);
-  for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id), settings, run));
+  // The run key's token right under its own line, before any other key's: the first token printed is the run's (a
+  // newcomer's `grep -m1 vmcp_` got a settings key's, confined to its roots, when this came after them).
   if (!options.token) lines.push(`Token (shown once): ${token}`);
+  for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id), settings, run));
   const quarantine = run.quarantine ?? settings.access.quarantine.map((folder) => ({ folder, exists: true }));
   // A folder not there yet is named so: it is quarantined once created, but it protects nothing now (a typo shows).
   const shown = quarantine.map((q) => {

@@ -192,18 +192,33 @@ export class NoteResources {
       );
     }
     if (!this.reads) throw outsideToolSetRoute('read', this.scope.label);
-    // A trailing '/' names a folder, never the note normalization would reach by dropping it.
-    if (endsInSeparator(path)) throw notFound(uri);
+    // A trailing '/' names a folder, never the note normalization would reach by dropping it; a note the key may read
+    // there is named, as read_note names it (docs/tool-reference.md: "a path ending in '/'").
+    if (endsInSeparator(path)) {
+      const note = this.readableAt(path.replace(/[/\\]+$/, ''));
+      if (note === null) throw notFound(uri);
+      throw new JsonRpcError(
+        RESOURCE_NOT_FOUND,
+        `Resource not found: ${quoteInput(uri)} ends in '/', which names a folder; for the note, give ${quoteInput(noteUri(note.path))}.`,
+        { uri },
+      );
+    }
+    const file = this.readableAt(path);
+    if (file === null) throw notFound(uri);
+    return file;
+  }
+
+  /** The note at the URI's `path` when this key may read it, else null (missing, private, quarantined, outside its roots). */
+  private readableAt(path: string): TFile | null {
     let real: string;
     try {
       real = this.notes.policy.checkedPath(this.notes.policy.literalPath(path), this.scope);
     } catch (error) {
-      if (error instanceof ToolError) throw notFound(uri);
+      if (error instanceof ToolError) return null;
       throw error;
     }
     const file = this.notes.fileByPath(real);
-    if (!file || file.extension !== 'md' || !this.notes.canRead(file, this.scope)) throw notFound(uri);
-    return file;
+    return file && file.extension === 'md' && this.notes.canRead(file, this.scope) ? file : null;
   }
 
   /**

@@ -594,3 +594,19 @@ describe('a heading text that is also another heading’s outline path', () => {
     expect((await env.call('read_note', { path: 'Scratch/h', section: '1' })).section).toMatchObject({ path: '1', heading: '1.1' });
   });
 });
+
+// Session 43's second newcomer: resources/read of 'vault-mcp://note/Home.md/' said only "not found", while read_note names the note.
+describe('a note resource URI ending in /', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { roots: ['Projects'] });
+
+  it('names the note to read when the key may read it; a folder, a private note or one outside the roots stays not found', async () => {
+    await expect(env.client.readResource({ uri: `${NOTE_URI_PREFIX}Projects/Alpha/Alpha%20overview.md/` })).rejects.toThrow(
+      `Resource not found: '${NOTE_URI_PREFIX}Projects/Alpha/Alpha%20overview.md/' ends in '/', which names a folder; for the note, give '${NOTE_URI_PREFIX}Projects/Alpha/Alpha%20overview.md'.`,
+    );
+    for (const path of ['Projects/', 'Home.md/', '_private/Passwords%20hint.md/']) {
+      await expect(env.client.readResource({ uri: `${NOTE_URI_PREFIX}${path}` })).rejects.toThrow(
+        `Resource not found: no note this key may read is at '${NOTE_URI_PREFIX}${path}'; list notes with resources/list.`,
+      );
+    }
+  });
+});

@@ -627,6 +627,10 @@ describe('npm start: startup lines', () => {
       ]),
     });
     expect(fromVault[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
+    // The run key's token comes right under its own line, before any other key's (session 43's newcomer took the first token printed).
+    const own = fromVault.indexOf('Key "npm start": mode propose, writes allowed');
+    expect(fromVault[own + 1]).toBe('Token (shown once): tok');
+    expect(fromVault.findIndex((l) => l.includes('vmcp_'))).toBeGreaterThan(own + 1);
     expect(fromVault).toEqual(
       expect.arrayContaining([
         "Settings: /v/.obsidian/plugins/vault-mcp/data.json (the vault's own, read as Obsidian reads it; this run never writes it)",
