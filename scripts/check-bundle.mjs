@@ -454,8 +454,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.2 KB (session 43): an outline-path/heading-text clash names the heading's own outline path; date-times may end in Z
  * (the tools' own timestamps were refused as comparison values).
  * +0.2 KB (session 43): a note resource URI ending in '/' names the note the key may read there, as read_note does.
+ * +0.3 KB (session 43): a too-slow regex with nested repeats says so (anchoring does not help it); an anchored one is not
+ * told to anchor.
  */
-const BUDGET_BYTES = 928_700;
+const BUDGET_BYTES = 929_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

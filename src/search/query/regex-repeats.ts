@@ -118,6 +118,9 @@ export function checkRegexRepeats(regex: RegExp, shown: string): void {
   );
 }
 
+/** A group holding a repeat, itself repeated: `(a+)+`, `(\\w*x)*`, `(?:a|b+){2,}`. */
+const NESTED_REPEAT = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]/;
+
 /**
  * The cause a too-slow regex's refusal names: a large counted repeat when it has one
  * ({@link NOTABLE_REGEX_REPEAT} or more), else backtracking: repeated parts retried from every start (quadratic
@@ -127,7 +130,12 @@ export function checkRegexRepeats(regex: RegExp, shown: string): void {
 export function slowRegexCause(regex: RegExp): string {
   const repeat = largestRepeat(regex.source, regex.unicode);
   if (repeat.times < NOTABLE_REGEX_REPEAT) {
-    return '(it backtracks: from every place a match could start it retries its repeated parts, such as .* or (a|b)*, and nested ones like (a+)+ worst of all); anchor it (^ or a literal word first), narrow a repeated part ([^\\n]* rather than .*), or search for a "phrase" instead.';
+    // A repeated group whose inside repeats too, `(a+)+`: anchoring does not help it (a newcomer's `^(a+)+$` was told to anchor).
+    if (NESTED_REPEAT.test(regex.source)) {
+      return '(it nests repeats, as (a+)+ does: a run of text splits among them in exponentially many ways, anchored or not); repeat the part once ((a+)+ is a+), or search for a "phrase" instead.';
+    }
+    const anchor = regex.source.startsWith('^') ? '' : 'anchor it (^ or a literal word first), ';
+    return `(it backtracks: from every place a match could start it retries its repeated parts, such as .* or (a|b)*); ${anchor}narrow a repeated part ([^\\n]* rather than .*), or search for a "phrase" instead.`;
   }
   return `(it repeats a part ${repeat.times} times: ${spelled(repeat)}, read that far ahead from every place the part could start); use a smaller count, {n,} or + for "n or more", or anchor it.`;
 }
