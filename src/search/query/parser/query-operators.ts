@@ -1,4 +1,6 @@
 import type { TextScope } from './query-ast';
+import { inputExcerpt, quoteInput } from '../../../errors';
+import { visibleText } from '../../../diff/visible-text';
 
 /**
  * The operators of Obsidian's search syntax that take a value (`name:value`, Obsidian Help,
@@ -74,10 +76,12 @@ export function unknownOperatorRemark(words: readonly string[]): string | undefi
     if (!m || isOperator(m[1].toLowerCase()) || LINK_SCHEMES.test(m[1]) || written.includes(word)) continue;
     written.push(word);
     const other = OTHER_SYNTAXES[m[1].toLowerCase()];
-    instead.push(other === undefined ? `[${m[1]}:${m[2]}] for a property` : `${other}${m[2]}`);
+    // Echoed as every input is: cut, and what is drawn as nothing written out (errors.ts quoteInput).
+    const value = visibleText(inputExcerpt(m[2]));
+    instead.push(other === undefined ? `[${m[1]}:${value}] for a property` : `${other}${value}`);
   }
   if (written.length === 0) return undefined;
-  const names = written.slice(0, 3).map((w) => `'${w}'`);
+  const names = written.slice(0, 3).map(quoteInput);
   return (
     `${names.join(', ')} ${written.length === 1 ? 'was' : 'were'} searched as plain words: search has no such operator ` +
     `(its operators: ${Object.keys(OPERATOR_EXAMPLES).join(': ')}:). Write ${instead.slice(0, 3).join(', ')} instead.`
