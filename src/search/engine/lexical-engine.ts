@@ -296,15 +296,8 @@ export class LexicalEngine {
    */
   readablePropertyNames(access: CallerAccess): string[] {
     const { visible } = this.viewOf(access);
-    const byDoc = this.byDoc;
-    return distinctPropertyNames(
-      (function* () {
-        for (let doc = 0; doc < byDoc.length; doc++) {
-          const note = byDoc[doc];
-          if (note !== undefined && visible[doc] === 1) yield note.frontmatter;
-        }
-      })(),
-    );
+    const readable = this.byDoc.filter((note, doc): note is NoteRecord => note !== undefined && visible[doc] === 1);
+    return distinctPropertyNames(readable.map((note) => note.frontmatter));
   }
 
   /** Vault paths of every indexed note. */
