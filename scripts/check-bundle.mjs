@@ -456,8 +456,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.2 KB (session 43): a note resource URI ending in '/' names the note the key may read there, as read_note does.
  * +0.3 KB (session 43): a too-slow regex with nested repeats says so (anchoring does not help it); an anchored one is not
  * told to anchor.
+ * +0.1 KB (session 44): a key root with a wildcard (`Skills/*`) is refused as no pattern on every route (it was looked up as
+ * a folder named `*`).
  */
-const BUDGET_BYTES = 929_000;
+const BUDGET_BYTES = 929_100;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

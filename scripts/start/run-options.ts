@@ -379,6 +379,8 @@ export function parseRootsFlag(text: string, vaultDir?: string): { roots: string
       problems.push(
         `--roots ${shown}: give a folder inside the vault, relative to it (as a key's roots in the settings are), such as Projects.`,
       );
+    } else if (!verdict.ok && verdict.fault === 'wildcard' && wildcardParent(entry) !== '') {
+      problems.push(`--roots ${shown}: that root ${verdict.reason}; use --roots ${shownValue(wildcardParent(entry))}.`);
     } else if (!verdict.ok) {
       problems.push(`--roots ${shown}: that root ${verdict.reason}; give a folder inside the vault, relative to it, such as Projects.`);
     } else {
@@ -415,4 +417,16 @@ function diskPathOf(entry: string): string {
   } catch {
     return entry;
   }
+}
+
+/** The folders of a wildcard root before its first segment with `*` or `?` (`Skills/*` → `Skills`, `*` → ''). */
+function wildcardParent(entry: string): string {
+  const segments = entry.replace(/\\/g, '/').split('/');
+  return segments
+    .slice(
+      0,
+      segments.findIndex((segment) => /[*?]/.test(segment)),
+    )
+    .filter((s) => s !== '')
+    .join('/');
 }

@@ -4,7 +4,7 @@
  * client MCP roots place in the vault. A root is a folder path relative to the vault that
  * normalizes to a non-empty path inside it. An empty root, `.` (or anything that normalizes to
  * the vault itself), an absolute path or URL, a path that climbs out with `..`, and control
- * characters are refused where they are given: an empty roots list is how a key gets the whole
+ * characters, and wildcards (`*`, `?`: Obsidian allows them in no name) are refused where they are given: an empty roots list is how a key gets the whole
  * vault, so no single root may silently mean it, and a root that can match no note must not
  * pass for a confinement. The two comma lists (`--roots` and the tab's field) trim their entries,
  * but never into another folder than the one typed ({@link pickListedRoot}). Lexical only:
@@ -12,7 +12,7 @@
  */
 
 /** Why a root was refused, one kind per rule above. */
-export type KeyRootFault = 'type' | 'empty' | 'vault' | 'absolute' | 'escapes' | 'control';
+export type KeyRootFault = 'type' | 'empty' | 'vault' | 'absolute' | 'escapes' | 'control' | 'wildcard';
 
 /** The verdict on one root: its normalized form, or why it is refused. */
 export type KeyRootVerdict =
@@ -34,6 +34,8 @@ const ABSOLUTE_OR_URL = /^(?:[\\/]|[a-zA-Z]:|[a-zA-Z][a-zA-Z0-9+.-]*:\/\/)/;
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** The no-break spaces Obsidian's normalizePath turns into plain spaces. */
 const NO_BREAK_SPACES = /[\u00a0\u202f]/g;
+/** Wildcards: a root is a folder path, never a pattern (Obsidian refuses `*` and `?` in file and folder names). */
+const WILDCARDS = /[*?]/;
 
 const REASONS: Record<KeyRootFault, string> = {
   type: 'is not text',
@@ -42,6 +44,7 @@ const REASONS: Record<KeyRootFault, string> = {
   absolute: 'is an absolute path, not a folder relative to the vault',
   escapes: 'climbs out of the vault with ".."',
   control: 'contains control characters',
+  wildcard: 'holds a wildcard (* or ?), but roots are folder paths, not patterns (a root takes every folder below it)',
 };
 
 /**
@@ -59,6 +62,7 @@ export function checkKeyRoot(raw: unknown): KeyRootVerdict {
   if (raw.trim() === '') return refuse('empty');
   if (CONTROL_CHARS.test(raw)) return refuse('control');
   if (ABSOLUTE_OR_URL.test(raw)) return refuse('absolute');
+  if (WILDCARDS.test(raw)) return refuse('wildcard');
   const segments: string[] = [];
   for (const segment of raw.replace(/\\/g, '/').normalize('NFC').replace(NO_BREAK_SPACES, ' ').split('/')) {
     if (segment === '' || segment === '.') continue;

@@ -138,6 +138,15 @@ describe('npm start options', () => {
     );
   });
 
+  it('refuses a wildcard root (`Skills/*`) as no pattern, naming the folder to give instead', () => {
+    const pattern = 'that root holds a wildcard (* or ?), but roots are folder paths, not patterns (a root takes every folder below it)';
+    expect(() => parseRoots('Skills/*')).toThrow(`--roots Skills/*: ${pattern}; use --roots Skills.`);
+    expect(() => parseRoots('Work/**/Plans')).toThrow(`--roots Work/**/Plans: ${pattern}; use --roots Work.`);
+    expect(() => parseRoots('Projects,*')).toThrow(
+      `--roots *: ${pattern}; give a folder inside the vault, relative to it, such as Projects.`,
+    );
+  });
+
   it('refuses a root that names the vault itself (`.`, `a/..`): it would quietly be the whole vault', () => {
     const whole = 'that is the whole vault; leave --roots out to let the key see all of it.';
     expect(() => parseRoots('Projects,.')).toThrow(`--roots .: ${whole}`);

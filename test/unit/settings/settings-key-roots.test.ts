@@ -40,6 +40,8 @@ describe('checkKeyRoot: a root is a folder relative to the vault, non-empty and 
     ['../etc', 'escapes', /climbs out of the vault/],
     ['Projects/../../etc', 'escapes', /climbs out of the vault/],
     ['Pro\u0000jects', 'control', /control characters/],
+    ['Skills/*', 'wildcard', /holds a wildcard \(\* or \?\), but roots are folder paths, not patterns/],
+    ['Notes?', 'wildcard', /not patterns/],
     [5, 'type', /is not text/],
     [null, 'type', /is not text/],
   ])('refuses %j (%s)', (given, fault, reason) => {
