@@ -458,8 +458,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * told to anchor.
  * +0.1 KB (session 44): a key root with a wildcard (`Skills/*`) is refused as no pattern on every route (it was looked up as
  * a folder named `*`).
+ * +0.2 KB (session 44): append_note of whitespace alone is refused, naming what it held (it added lines with no text).
  */
-const BUDGET_BYTES = 929_100;
+const BUDGET_BYTES = 929_300;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -78,11 +78,17 @@ export async function appendInPlace(
 }
 
 /**
- * Refuses an append of nothing, in every mode (a staged empty append would show as a hunk
- * whose two sides look the same).
- * @throws ToolError('invalid_argument').
+ * Refuses an append of nothing visible, in every mode: empty content, or whitespace and line
+ * breaks alone (a staged append of either would show as a hunk whose two sides look the same,
+ * and an applied one adds only blank or trailing-space lines).
+ * @throws ToolError('invalid_argument') naming what the content held.
  */
 export function assertAppendable(content: string, notePath: string): void {
   if (content === '')
     throw new ToolError('invalid_argument', `content is empty, so there is nothing to append to '${notePath}'; pass the text to add.`);
+  if (content.trim() === '')
+    throw new ToolError(
+      'invalid_argument',
+      `content holds only whitespace (${JSON.stringify(content.length > 40 ? `${content.slice(0, 40)}…` : content)}), so appending it to '${notePath}' adds no text; pass the text to add (line breaks before it go in the same content).`,
+    );
 }

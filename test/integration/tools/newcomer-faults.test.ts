@@ -460,6 +460,23 @@ describe.each(['force', 'propose'] as const)('control characters in the text a w
   });
 });
 
+// Session 43's newcomer: append_note of "   " or "\n" was applied (only "" was refused), adding lines with no text.
+describe.each(['force', 'propose'] as const)('append_note of whitespace alone, %s key', (mode) => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode });
+
+  it('is refused naming what it held, nothing written or staged', async () => {
+    const before = fs.readFileSync(nodePath.join(env.dir, 'Inbox.md'), 'utf8');
+    for (const content of ['   ', '\n', ' \r\n\t '])
+      expect(await env.callError('append_note', { path: 'Inbox', content })).toBe(
+        `content holds only whitespace (${JSON.stringify(content)}), so appending it to 'Inbox.md' adds no text; pass the text to add (line breaks before it go in the same content).`,
+      );
+    expect(fs.readFileSync(nodePath.join(env.dir, 'Inbox.md'), 'utf8')).toBe(before);
+    expect((await env.call('proposal_status', {})).proposals ?? []).toEqual([]);
+    // Text after blank lines is appended as given.
+    expect((await env.call('append_note', { path: 'Inbox', content: '\n\nLater.' })).status).toBe(mode === 'force' ? 'applied' : 'pending');
+  });
+});
+
 // Session 43's newcomer: proposal_status {activity: true} answered 7 MB after two creates of one long line each.
 describe("an agent's activity diff of a note of one long line", () => {
   const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });
