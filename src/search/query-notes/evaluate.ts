@@ -1,6 +1,6 @@
 import type { Condition, Field, NotesQuery, SortKey } from './parse';
 import { findPropertyKey, propertyNameKey } from '../../vault/content/frontmatter/property-names';
-import { isNumberText } from '../query/note-filters';
+import { isNumberText, ordersByValue } from '../query/note-filters';
 import { compareDates } from '../../vault/content/frontmatter/calendar-date';
 
 /**
@@ -86,6 +86,61 @@ export function propertiesNoNoteHas(query: NotesQuery, notes: readonly NoteFacts
   return absent;
 }
 
+/** An order test of WHERE (`gt`, `lt`, `gte`, `lte`) whose value is text while notes hold numbers or dates there ({@link orderedAsText}). */
+export interface TextOrdering {
+  /** The field as the query writes it, e.g. `budget_eur`. */
+  field: string;
+  /** The test as a symbol: `>`, `<`, `>=` or `<=`. */
+  op: string;
+  /** The value compared with, neither a number nor a date, e.g. `abc`. */
+  value: string;
+  /** How many of `notes` hold a number or a date in that field (a list counts once). */
+  notes: number;
+  /** One such value as text, e.g. `1200`. */
+  example: string;
+}
+
+const ORDER_SYMBOLS: Record<string, string> = { gt: '>', lt: '<', gte: '>=', lte: '<=' };
+
+/**
+ * The order tests in `query`'s WHERE whose value is neither a number nor a date (`budget_eur >
+ * "abc"`) while some of `notes` hold a number or a date in that field: those values were ordered
+ * as text against it (`1200` sorts before `abc`), which query_notes allows for text fields
+ * (`title < "M"`) but which answers nothing useful for numbers, unsaid (session 43's newcomer;
+ * search refuses such a filter outright).
+ * @param notes the notes the caller may read (never others: the count would tell what they hold).
+ * @returns one entry per such test, in WHERE's order; empty when there is none.
+ */
+export function orderedAsText(query: NotesQuery, notes: readonly NoteFacts[]): TextOrdering[] {
+  const found: TextOrdering[] = [];
+  for (const test of testsIn(query.where)) {
+    const op = ORDER_SYMBOLS[test.op];
+    if (op === undefined || test.value === null || ordersByValue(test.value)) continue;
+    let count = 0;
+    let example = '';
+    for (const note of notes) {
+      const value = valueOf(note, test.field);
+      const items: readonly unknown[] = Array.isArray(value) ? value : [value];
+      const ordered = items.find(
+        (item) => typeof item === 'number' || item instanceof Date || (typeof item === 'string' && ordersByValue(item.trim())),
+      );
+      if (ordered === undefined) continue;
+      count++;
+      if (example === '') example = text(ordered).trim();
+    }
+    if (count > 0) found.push({ field: test.field.name, op, value: test.value, notes: count, example });
+  }
+  return found;
+}
+
+/** The tests of a WHERE condition, in order. */
+function testsIn(condition: Condition | null): Array<Extract<Condition, { kind: 'test' }>> {
+  if (condition === null) return [];
+  if (condition.kind === 'test') return [condition];
+  if (condition.kind === 'not') return testsIn(condition.child);
+  return [...testsIn(condition.left), ...testsIn(condition.right)];
+}
+
 /** COLUMNS, else the distinct fields WHERE and SORT use (so the reader sees what was filtered on); `file.path` is always first and never repeated. */
 function columnsOf(query: NotesQuery): Field[] {
   const listed = query.columns ?? [...fieldsIn(query.where), ...query.sort.map((s) => s.field)];
@@ -101,10 +156,7 @@ function columnsOf(query: NotesQuery): Field[] {
 }
 
 function fieldsIn(condition: Condition | null): Field[] {
-  if (condition === null) return [];
-  if (condition.kind === 'test') return [condition.field];
-  if (condition.kind === 'not') return fieldsIn(condition.child);
-  return [...fieldsIn(condition.left), ...fieldsIn(condition.right)];
+  return testsIn(condition).map((test) => test.field);
 }
 
 /** A field as a column name: `file.mtime`, or the property name as written. */

@@ -477,6 +477,24 @@ describe.each(['force', 'propose'] as const)('append_note of whitespace alone, %
   });
 });
 
+// Session 43's newcomer: query_notes `budget_eur > "abc"` found nothing, unsaid: 48000 was ordered as text against "abc".
+describe('query_notes ordering a number by text', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT);
+
+  it('says the numbers were compared as text and how to compare numbers', async () => {
+    const out = await env.call('query_notes', { query: 'WHERE budget_eur > "abc"' });
+    expect(out.total).toBe(0);
+    expect(out.note).toBe(
+      "'budget_eur' > 'abc' ordered text: 1 note holds a number or date there (such as '48000'), and 'abc' is neither, " +
+        'so > compared them as text; to compare numbers or dates, give one (budget_eur > 48000).',
+    );
+    // Text ordered by text, and numbers by a number, say nothing.
+    expect((await env.call('query_notes', { query: 'WHERE title < "M"' })).note).toBeUndefined();
+    expect((await env.call('query_notes', { query: 'WHERE budget_eur >= 1000' })).total).toBe(1);
+    expect((await env.call('query_notes', { query: 'WHERE budget_eur >= 1000' })).note).toBeUndefined();
+  });
+});
+
 // Session 43's newcomer: proposal_status {activity: true} answered 7 MB after two creates of one long line each.
 describe("an agent's activity diff of a note of one long line", () => {
   const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });

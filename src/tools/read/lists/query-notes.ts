@@ -1,11 +1,12 @@
 import * as z from 'zod';
-import { propertiesNoNoteHas, runNotesQuery, type NoteFacts, type QueryResult } from '../../../search/query-notes/evaluate';
+import { orderedAsText, propertiesNoNoteHas, runNotesQuery, type NoteFacts, type QueryResult } from '../../../search/query-notes/evaluate';
 import { absentPropertiesRemark, distinctPropertyNames } from '../../../search/query/absent-properties';
 import { parseNotesQuery, QuerySyntaxError, type Condition, type NotesQuery } from '../../../search/query-notes/parse';
 import type { NoteStore } from '../../../vault/note-store';
 import type { AccessScope } from '../../../vault/access/access';
 import { clusterPrefix, clusterStart } from '../../../vault/content/text/graphemes';
 import { visibleText } from '../../../diff/visible-text';
+import { quoteInput } from '../../../errors';
 import { defineTool } from '../../tool';
 
 /** Chars of the query shown after an error position, so the agent sees what was found there (cut between whole characters, see clusterPrefix). */
@@ -60,6 +61,13 @@ export const queryNotesTool = defineTool({
       remarks.push(
         absentPropertiesRemark(absent, distinctPropertyNames(facts.map((note) => note.frontmatter)), 'file.tags has every tag of a note'),
       );
+    for (const { field, op, value, notes, example } of orderedAsText(query, facts)) {
+      const shown = quoteInput(value);
+      remarks.push(
+        `${quoteInput(field)} ${op} ${shown} ordered text: ${notes === 1 ? '1 note holds' : `${notes} notes hold`} a number or date there ` +
+          `(such as ${quoteInput(example)}), and ${shown} is neither, so ${op} compared them as text; to compare numbers or dates, give one (${field} ${op} ${example}).`,
+      );
+    }
     const bare = result.total === 0 ? nameWithoutExtension(query.where) : null;
     if (bare !== null) {
       remarks.push(
