@@ -461,8 +461,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.2 KB (session 44): append_note of whitespace alone is refused, naming what it held (it added lines with no text).
  * +0.8 KB (session 44): query_notes says when an order test compared numbers or dates as text (`budget_eur > "abc"` found
  * nothing, unsaid).
+ * +0.4 KB (session 44): a note URI subscribed (or listened to) in another spelling hears its updates under that spelling
+ * (they came under the note's own URI, which the client did not match).
  */
-const BUDGET_BYTES = 930_100;
+const BUDGET_BYTES = 930_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -16,7 +16,10 @@ import { noteUri, pathOfNoteUri, type NoteResources } from './note-resources';
  * time and size) last told is not told again.
  */
 export class NoteSubscriptions {
-  private readonly held = new Map<string, { readable: boolean; holders: number; told?: string | null }>();
+  /** By the URI as the client spelled it (`vault://note/SUB1.md`): updates go out under that spelling (MCP 2025-11-25, resources/subscribe). */
+  private readonly held = new Map<string, { canonical: string; readable: boolean; holders: number; told?: string | null }>();
+  /** The spellings held for each canonical URI (the note's own, as resources/list gives it). */
+  private readonly spellings = new Map<string, Set<string>>();
 
   /** True when no URI is held. */
   get empty(): boolean {
@@ -26,42 +29,53 @@ export class NoteSubscriptions {
   /**
    * Adds one holder of `uri` (a second subscription of the same URI counts twice) and records whether
    * the viewer may read it now.
+   * @param uri the URI as the client spelled it; updates are sent under it.
    * @param readable the viewer's verdict now (true for a URI that is no note URI, an add-on's).
+   * @param canonical the note's own URI when the client spelled it otherwise (case, `%20` for a space);
+   *   vault changes are matched by it. Default `uri`.
    */
-  hold(uri: string, readable: boolean): void {
+  hold(uri: string, readable: boolean, canonical = uri): void {
     const entry = this.held.get(uri);
-    this.held.set(uri, { readable, holders: (entry?.holders ?? 0) + 1 });
+    if (entry !== undefined && entry.canonical !== canonical) this.release(uri, true);
+    this.held.set(uri, { canonical, readable, holders: (this.held.get(uri)?.holders ?? 0) + 1 });
+    const spelt = this.spellings.get(canonical) ?? new Set<string>();
+    this.spellings.set(canonical, spelt.add(uri));
   }
 
-  /** Drops one holder of `uri` (every holder with `all`, as `resources/unsubscribe` does); forgotten at none. */
+  /** Drops one holder of `uri` as the client spelled it (every holder with `all`, as `resources/unsubscribe` does); forgotten at none. */
   release(uri: string, all = false): void {
     const entry = this.held.get(uri);
     if (!entry) return;
-    if (all || --entry.holders <= 0) this.held.delete(uri);
+    if (!all && --entry.holders > 0) return;
+    this.held.delete(uri);
+    const spelt = this.spellings.get(entry.canonical);
+    spelt?.delete(uri);
+    if (spelt?.size === 0) this.spellings.delete(entry.canonical);
   }
 
   /**
-   * The held URIs a vault change must be reported to: a note's URI (its new one after a rename)
-   * that the viewer may read after the change, or that it could read before and that changed,
-   * was deleted or renamed away (a removed note's path must still lie in the viewer's quarantine
-   * and roots). Records the new verdicts.
+   * The held URIs a vault change must be reported to, each as the client spelled it: a note's URI
+   * (its new one after a rename) that the viewer may read after the change, or that it could read
+   * before and that changed, was deleted or renamed away (a removed note's path must still lie in
+   * the viewer's quarantine and roots). Records the new verdicts.
    * @param view what the viewer may read now; null when it may read nothing (then nothing is reported).
    */
   changed(change: NoteChange, view: NoteResources | null): string[] {
     const paths = change.oldPath === undefined ? [change.path] : [change.path, change.oldPath];
     const told: string[] = [];
     for (const path of paths) {
-      const uri = noteUri(path);
-      const entry = this.held.get(uri);
-      if (!entry) continue;
-      const was = entry.readable;
-      const removed = change.type === 'delete' || path === change.oldPath;
-      // A removed note has no rules left to judge: its last verdict stands, if its path is still in view.
-      entry.readable = !removed && view !== null && view.canReadPath(path);
-      const version = entry.readable && view ? view.versionOf(path) : null;
-      const again = was && entry.readable && version !== null && version === entry.told;
-      if (view && !again && (entry.readable || (was && (!removed || view.admitsPath(path))))) told.push(uri);
-      entry.told = version;
+      for (const uri of this.spellings.get(noteUri(path)) ?? []) {
+        const entry = this.held.get(uri);
+        if (!entry) continue;
+        const was = entry.readable;
+        const removed = change.type === 'delete' || path === change.oldPath;
+        // A removed note has no rules left to judge: its last verdict stands, if its path is still in view.
+        entry.readable = !removed && view !== null && view.canReadPath(path);
+        const version = entry.readable && view ? view.versionOf(path) : null;
+        const again = was && entry.readable && version !== null && version === entry.told;
+        if (view && !again && (entry.readable || (was && (!removed || view.admitsPath(path))))) told.push(uri);
+        entry.told = version;
+      }
     }
     return told;
   }
@@ -69,12 +83,12 @@ export class NoteSubscriptions {
   /**
    * Judges every held note URI again (the viewer's access changed while its notes did not).
    * @param view what the viewer may read now; null when nothing.
-   * @returns the URIs whose verdict changed: a note that left or entered the viewer's view.
+   * @returns the URIs, as the client spelled them, whose verdict changed: a note that left or entered the viewer's view.
    */
   recheck(view: NoteResources | null): string[] {
     const told: string[] = [];
     for (const [uri, entry] of this.held) {
-      const path = pathOfNoteUri(uri);
+      const path = pathOfNoteUri(entry.canonical);
       if (path === null) continue;
       const readable = view !== null && view.canReadPath(path);
       if (readable !== entry.readable && view) told.push(uri);

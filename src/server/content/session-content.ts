@@ -127,7 +127,8 @@ export function registerSessionContent(
     guarded('resources/subscribe', async (request, extra) => {
       const { uri } = request.params;
       if (pathOfNoteUri(uri) === null && addOnSubscribable(uri)) subscriptions.hold(uri, true);
-      else subscriptions.hold(noteUri((await resources(extra)).noteAt(uri).path), true);
+      // Held as the client spelled it (`SUB1.md`, a raw space): its updates come under that URI, matched by the note's own.
+      else subscriptions.hold(uri, true, noteUri((await resources(extra)).noteAt(uri).path));
       return {};
     }),
   );

@@ -50,22 +50,36 @@ function gracefulEndOf(id: string | number): Uint8Array {
 
 /**
  * The note URIs a `subscriptions/listen` request names in `params.notifications.resourceSubscriptions`,
- * those spelt as {@link noteUri} spells them (the only spelling this server announces, so the
- * only one a stream can hear), each once; [] for any other message.
+ * as the client spelled them (`vault://note/SUB1.md` too: its updates come under that spelling,
+ * which is the one the stream hears), each once; [] for any other message.
  */
 function listenedNoteUris(body: unknown): string[] {
   const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
   const uris = message?.method === 'subscriptions/listen' ? message.params?.notifications?.resourceSubscriptions : undefined;
   if (!Array.isArray(uris)) return [];
-  const canonical = uris.filter((uri): uri is string => {
+  const noteUris = uris.filter((uri): uri is string => {
     try {
-      const path = typeof uri === 'string' ? pathOfNoteUri(uri) : null;
-      return path !== null && noteUri(path) === uri;
+      return typeof uri === 'string' && pathOfNoteUri(uri) !== null;
     } catch {
+      // A broken note URI (a bad percent-escape, no path) names no note to listen to.
       return false;
     }
   });
-  return [...new Set(canonical)];
+  return [...new Set(noteUris)];
+}
+
+/**
+ * The note's own URI for a listened-to URI spelled otherwise (case, `%20` for a space), as
+ * resources/read resolves it for `view`; a URI naming no note the key may read keeps its path as
+ * spelled (it is told nothing until a readable note is there).
+ */
+function canonicalNoteUri(uri: string, view: NoteResources | null): string {
+  try {
+    if (view !== null) return noteUri(view.noteAt(uri).path);
+  } catch {
+    // Not a note the key may read: matched by its own spelling.
+  }
+  return noteUri(pathOfNoteUri(uri) ?? '');
 }
 
 /** The caller a request runs as, carried to the server factory in the SDK's pass-through `authInfo`. */
@@ -128,7 +142,10 @@ export class ModernEndpoint {
     if (uris.length) {
       if (!held) this.subscriptions.set(keyId, (held = new NoteSubscriptions()));
       const view = this.viewOf(keyId);
-      for (const uri of uris) held.hold(uri, view !== null && view.canReadPath(pathOfNoteUri(uri) ?? ''));
+      for (const uri of uris) {
+        const canonical = canonicalNoteUri(uri, view);
+        held.hold(uri, view !== null && view.canReadPath(pathOfNoteUri(canonical) ?? ''), canonical);
+      }
     }
     try {
       const response = await handler.fetch(request, { parsedBody: body, authInfo: authInfoOf(caller) });

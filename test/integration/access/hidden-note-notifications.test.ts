@@ -207,6 +207,30 @@ describe('notifications of hidden notes, and re-judging when what a key sees cha
     await expectIdeasLeftOnce(heard, client);
   });
 
+  // Session 43's newcomer: resources/subscribe of vault-mcp://note/IDEAS.md was accepted, but its updates came as vault-mcp://note/Ideas.md.
+  test('a note URI spelled otherwise (case, a raw space) hears its updates under that spelling, in both eras', async () => {
+    await booted.app.vault.create('My plan.md', '# Plan\n');
+    const spelled = ['vault-mcp://note/IDEAS.md', 'vault-mcp://note/My plan.md'];
+    const old = await session(booted.token);
+    for (const uri of spelled) await old.client.subscribeResource({ uri });
+    await old.client.subscribeResource({ uri: noteUri('Ideas.md') });
+    const { client, heard: modern } = await modernListener(booted.url, booted.token, 'spelled-v2', spelled);
+    clients.push(client);
+    await booted.app.vault.append(file('Ideas.md'), '\nMore.\n');
+    await booted.app.vault.append(file('My plan.md'), '\nMore.\n');
+    await eventually(() => old.updates.length === 3 && modern.updates.length === 2);
+    await settle();
+    expect([...old.updates].sort()).toEqual([...spelled, noteUri('Ideas.md')].sort());
+    expect([...modern.updates].sort()).toEqual([...spelled].sort());
+    // Unsubscribing the spelling stops its updates; the note's own URI, still subscribed, goes on.
+    await old.client.unsubscribeResource({ uri: spelled[0] });
+    old.updates.length = 0;
+    await booted.app.vault.append(file('Ideas.md'), '\nAgain.\n');
+    await eventually(() => old.updates.length === 1);
+    await settle();
+    expect(old.updates).toEqual([noteUri('Ideas.md')]);
+  });
+
   test("a revoked key's 2026-07-28 listen stream is closed: it hears no tool, prompt or note change after the revoke", async () => {
     const client = new ModernClient({ name: 'revoked-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(

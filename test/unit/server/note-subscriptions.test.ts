@@ -24,6 +24,19 @@ describe('NoteSubscriptions', () => {
     expect(subs.changed({ type: 'delete', path: 'B.md' }, view([]))).toEqual([]);
   });
 
+  test("a URI the client spelled otherwise is matched by the note's own and reported as spelled, until released", () => {
+    const subs = new NoteSubscriptions();
+    const spelled = 'vault-mcp://note/a.md';
+    subs.hold(spelled, true, A);
+    subs.hold(A, true);
+    const readable = { ...view(['A.md']), versionOf: () => null } as unknown as NoteResources;
+    expect(subs.changed({ type: 'modify', path: 'A.md' }, readable).sort()).toEqual([A, spelled].sort());
+    subs.release(spelled, true);
+    expect(subs.changed({ type: 'modify', path: 'A.md' }, readable)).toEqual([A]);
+    subs.release(A);
+    expect(subs.empty).toBe(true);
+  });
+
   test('a readable note turning hidden is reported once; its deletion afterwards is not', () => {
     const subs = new NoteSubscriptions();
     subs.hold(A, true);
