@@ -495,6 +495,18 @@ describe('query_notes ordering a number by text', () => {
   });
 });
 
+// Session 43's newcomer: search `Ana's` reported `missing_terms: ["s"]` on every note naming Ana without a possessive.
+describe("search for a possessive (Ana's)", () => {
+  const env = writeEnvPerBlock(DEMO_VAULT);
+
+  it.each(["Ana's budget", 'Ana\u2019s budget'])('%s ranks by ana and budget, the possessive s no term a note must hold', async (query) => {
+    const out = await env.call('search', { query, limit: 3 });
+    expect(out.results[0]).toMatchObject({ path: 'Projects/Alpha/Budget.md', all_terms: true });
+    for (const hit of out.results) expect(hit.missing_terms ?? []).not.toContain('s');
+    expect(out.results[0].snippet).not.toMatch(/\*\*s\*\*/);
+  });
+});
+
 // Session 43's newcomer: proposal_status {activity: true} answered 7 MB after two creates of one long line each.
 describe("an agent's activity diff of a note of one long line", () => {
   const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });

@@ -134,7 +134,7 @@ export class RankingScratch {
  * @param words the texts of the query's plain word nodes, in query order
  */
 export function planRanked(words: readonly string[], index: TermIndex, view: CorpusView): RankedPlan {
-  const perWord = words.map((w) => queryTerms(w));
+  const perWord = words.map((w) => withoutContractionStops(w, queryTerms(w)));
   const informative = (terms: string[]): boolean => terms.length > 1 || !isStopWord(terms[0]);
   const anyInformative = perWord.some((t) => t.length > 0 && informative(t));
   const terms: RankedTerm[] = [];
@@ -162,6 +162,24 @@ export function planRanked(words: readonly string[], index: TermIndex, view: Cor
     }
   }
   return { terms, ignored };
+}
+
+/** An apostrophe inside a word (`Ana's`, `Ana’s`, `don't`): what follows it is a possessive or a contraction. */
+const APOSTROPHE = /['\u2019]/;
+
+/**
+ * A word's terms without the stop words its apostrophe split off (`Ana's` → `ana`, not `ana`
+ * and `s`; `O'Brien's` → `o`, `brien`), when a term of the word is left: a possessive `s` is no
+ * word the note must hold (session 43's newcomer got `missing_terms: ["s"]`). A word without an
+ * apostrophe keeps every term (`to-do` stays `to`, `do`), and so does one of stop words alone
+ * (`don't`), which the plan judges as a whole.
+ * @param word the query word as written
+ * @param terms its terms (queryTerms)
+ */
+function withoutContractionStops(word: string, terms: string[]): string[] {
+  if (terms.length < 2 || !APOSTROPHE.test(word)) return terms;
+  const kept = terms.filter((term) => !isStopWord(term));
+  return kept.length > 0 ? kept : terms;
 }
 
 /**
