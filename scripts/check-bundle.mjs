@@ -464,8 +464,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.4 KB (session 44): a note URI subscribed (or listened to) in another spelling hears its updates under that spelling
  * (they came under the note's own URI, which the client did not match).
  * +0.1 KB (session 44): a stop word an apostrophe splits off a query word (`Ana's` → `s`) is no term a note must hold.
+ * +1.0 KB (session 44): a path a note was renamed or moved away from names where the note is now (moved-notes.ts; an
+ * agent that kept a path got a bare "not found").
  */
-const BUDGET_BYTES = 930_600;
+const BUDGET_BYTES = 931_600;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -14,6 +14,7 @@ import { textAccess } from './access/text-rules';
 import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
+import { MovedNotes } from './paths/moved-notes';
 import { hasUnparsedFrontmatter, mayHideFrontmatter, UnparsedFrontmatter, type DiskStamp } from './access/unparsed-frontmatter';
 import { foldPath, isPathInside, parentOf, rootsShown } from './paths/paths';
 import { widgetsFolderPath } from './widgets/widget-folder';
@@ -52,6 +53,7 @@ export class NotePolicy {
   private readonly placeListeners = new Set<(path: string) => void>();
   private readonly names: FileNames;
   private readonly spelling: PathSpelling;
+  private readonly moved: MovedNotes;
   /** The widgets folder setting last seen and its vault path (asked once per note by every scan). */
   private widgets: { setting: string; path: string } | null = null;
 
@@ -66,6 +68,7 @@ export class NotePolicy {
     this.outside = new OutsideLinks(app, source.trustedSymlinks);
     this.names = new FileNames(app, this.outside);
     this.unparsed = new UnparsedFrontmatter(app, (file, late) => this.names.othersOf(file, late));
+    this.moved = new MovedNotes(app);
   }
 
   /** Stops following vault events (unparsed-frontmatter blocks, symbolic links); call when the plugin unloads. */
@@ -74,6 +77,7 @@ export class NotePolicy {
     this.unparsed.close();
     this.names.close();
     this.outside.close();
+    this.moved.close();
   }
 
   /**
@@ -784,6 +788,9 @@ export class NotePolicy {
     // URI), outside the roots gets that refusal whatever its `..` leave of it; a bare name naming nothing stays a name not found.
     if (outsideRoots && (path.includes('/') || pathOnly)) return { miss: outsideRootsError(path, scope) };
     // Similar names only for a key whose tool set lists notes anyway (AccessScope.sight, docs/security.md#keys).
+    // A note renamed or moved away from this path while the plugin ran, and readable where it is now, is named first.
+    const moved = this.moved.noteNowAt(path) ?? (path.toLowerCase().endsWith('.md') ? null : this.moved.noteNowAt(`${path}.md`));
+    if (moved !== null && this.canRead(moved, scope)) return { miss: noteNotFound(input, [], moved.path) };
     const similar = scope.sight?.names === false ? [] : similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file));
     return { miss: noteNotFound(input, similar) };
   }

@@ -507,6 +507,24 @@ describe("search for a possessive (Ana's)", () => {
   });
 });
 
+// Sessions 39 and 41: an agent that kept a note's path got a bare "not found" after the note was renamed or moved.
+describe('a note renamed or moved away from the path an agent gives', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });
+
+  it('is named where it is now, through every later move, until it is deleted', async () => {
+    await env.call('move_note', { path: 'Inbox.md', to: 'Archive/Inbox 2026.md' });
+    const moved = "it was renamed or moved to 'Archive/Inbox 2026.md'; give that path.";
+    expect(await env.callError('read_note', { path: 'Inbox.md' })).toBe(`Note 'Inbox.md' not found: ${moved}`);
+    expect(await env.callError('append_note', { path: 'inbox', content: 'x' })).toBe(`Note 'inbox' not found: ${moved}`);
+    await env.call('move_note', { path: 'Archive/Inbox 2026.md', to: 'Archive/Old inbox.md' });
+    expect(await env.callError('read_note', { path: 'Inbox.md' })).toBe(
+      "Note 'Inbox.md' not found: it was renamed or moved to 'Archive/Old inbox.md'; give that path.",
+    );
+    await env.call('delete_note', { path: 'Archive/Old inbox.md', confirm: true });
+    expect(await env.callError('read_note', { path: 'Inbox.md' })).not.toMatch(/renamed or moved/);
+  });
+});
+
 // Session 43's newcomer: proposal_status {activity: true} answered 7 MB after two creates of one long line each.
 describe("an agent's activity diff of a note of one long line", () => {
   const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });

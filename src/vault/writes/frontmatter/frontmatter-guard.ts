@@ -171,9 +171,18 @@ export function readOnlyError(notePath: string, frontmatter: Record<string, unkn
  * @param input what the agent asked for
  * @param candidates readable notes with a similar name ("did you mean"), closest first; only
  *   ever notes the caller may read
+ * @param movedTo the path of the readable note that was renamed or moved away from `input`'s path
+ *   while the plugin ran (MovedNotes), named in place of candidates
  */
-export function noteNotFound(input: string, candidates: readonly string[] = []): ToolError {
+export function noteNotFound(input: string, candidates: readonly string[] = [], movedTo?: string): ToolError {
   const guess = candidates.length > 0 ? `. Did you mean ${candidates.map((c) => `'${c}'`).join(', ')}? Otherwise call` : '; call';
+  if (movedTo !== undefined)
+    return new ToolError(
+      'not_found',
+      `Note ${quoteInput(input)} not found: it was renamed or moved to '${movedTo}'; give that path.`,
+      undefined,
+      withoutNames(`Note ${quoteInput(input)} not found; check the path`),
+    );
   return new ToolError(
     'not_found',
     `Note ${quoteInput(input)} not found${guess} search or list_notes to find its path.`,
