@@ -466,8 +466,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.1 KB (session 44): a stop word an apostrophe splits off a query word (`Ana's` → `s`) is no term a note must hold.
  * +1.0 KB (session 44): a path a note was renamed or moved away from names where the note is now (moved-notes.ts; an
  * agent that kept a path got a bare "not found").
+ * +1.5 KB (session 44): a propose key's proposals meeting at one path (two creates or moves onto it, a folder beside a note
+ * created into it) are named when staged, and two moves of one note are told they both apply (they were told the opposite).
  */
-const BUDGET_BYTES = 931_600;
+const BUDGET_BYTES = 933_200;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

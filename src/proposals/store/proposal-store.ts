@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { NoteChange, NoteStore } from '../../vault/note-store';
+import { foldPath } from '../../vault/paths/paths';
 import type { PluginFile } from '../../vault/plugin-files/plugin-file';
 import type { WriterLock } from '../../vault/plugin-files/writer-lock';
 import type { PreparedWrite } from '../../vault/writes/write-types';
@@ -156,25 +157,51 @@ export class ProposalStore extends ProposalDecisions {
   }
 
   /**
-   * The other open proposals on `p`'s note that cannot both be accepted with it: accepting one makes
-   * the other stale (proposal-state.ts), so the agent that staged both learns it when it stages
-   * the second, not after the user's decision (session 43's newcomer). Two changes of the same text
-   * clash when a hunk of one overlaps or touches a hunk of the other (the rule that makes a hunk
-   * stale: the text changed inside or right at it), unless both add lines at the very end of the note
-   * (an append lands after what was added there since); a create, move or delete clashes with every
-   * other proposal on its path, and a change staged on another text than `p`'s with `p`.
-   * @returns the clashing proposals, oldest first.
+   * The other pending proposals that cannot both be accepted with `p`, or that the user would
+   * apply one after the other unawares, each with why ({@link ProposalClash}), oldest first: the
+   * agent that staged both learns it when it stages the second, not after the user's decision
+   * (session 43's newcomers). The rules follow what acceptance does (proposal-acceptance.ts, and
+   * a pending proposal follows its note's renames, {@link onNoteChange}):
+   * - `lines`: two changes of one note's text whose hunks overlap or touch (the rule that makes a
+   *   hunk stale), unless both add lines at the very end (an append lands after what was added
+   *   there since); two changes staged on different texts of it; a delete with any other change of
+   *   that note (the one accepted first leaves the other's note gone or changed);
+   * - `moves`: two moves of one note; both apply, the later from where the first put the note;
+   * - `path`: two creates, moves or folders whose new paths are one (case and Unicode form
+   *   aside, as the vault compares them): the first accepted takes the path;
+   * - `folder`: a folder and a note created or moved into it: accepting the note makes the
+   *   folder, and the folder proposal's path is then taken.
+   * A move and a text change of one note never clash: the change follows the note.
    */
-  clashesWith(p: Proposal): Proposal[] {
-    const textChange = (q: Proposal): boolean => (q.kind === 'edit' || q.kind === 'properties') && q.base_text !== null;
-    return this.pendingOn(p.path).filter((q) => {
-      if (q.id === p.id) return false;
-      if (!textChange(p) || !textChange(q) || q.base_text !== p.base_text) return true;
+  clashesWith(p: Proposal): ProposalClash[] {
+    const clashes: ProposalClash[] = [];
+    for (const q of this.pending()) {
+      if (q.id === p.id || q.status !== 'pending') continue;
+      const over = this.clashOf(p, q);
+      if (over !== null) clashes.push({ proposal: q, over });
+    }
+    return clashes;
+  }
+
+  /** Why pending proposals `p` and `q` clash ({@link clashesWith}), or null when both can be accepted in either order. */
+  private clashOf(p: Proposal, q: Proposal): ProposalClash['over'] | null {
+    const entry = (r: Proposal): boolean => r.kind === 'create' || r.kind === 'folder';
+    if (!entry(p) && !entry(q) && samePath(p.path, q.path)) {
+      if (p.kind === 'delete' || q.kind === 'delete') return 'lines';
+      if (p.kind === 'move' && q.kind === 'move') return 'moves';
+      if (p.kind === 'move' || q.kind === 'move') return null;
+      const textChange = (r: Proposal): boolean => r.base_text !== null;
+      if (!textChange(p) || !textChange(q) || q.base_text !== p.base_text) return 'lines';
       const mine = this.hunksOf(p);
       // Lines added at the very end of the note both land, in the order accepted (propose-mode.md, "stacked proposals").
       const atEnd = (h: Hunk): boolean => h.from === h.to && h.from === (p.base_text ?? '').length;
-      return this.hunksOf(q).some((h) => mine.some((m) => m.from <= h.to && h.from <= m.to && !(atEnd(h) && atEnd(m))));
-    });
+      return this.hunksOf(q).some((h) => mine.some((m) => m.from <= h.to && h.from <= m.to && !(atEnd(h) && atEnd(m)))) ? 'lines' : null;
+    }
+    const [mine, theirs] = [newPathOf(p), newPathOf(q)];
+    if (mine === null || theirs === null) return null;
+    if (samePath(mine, theirs)) return 'path';
+    if ((p.kind === 'folder' && isInside(theirs, mine)) || (q.kind === 'folder' && isInside(mine, theirs))) return 'folder';
+    return null;
   }
 
   /**
@@ -247,4 +274,29 @@ export class ProposalStore extends ProposalDecisions {
       }
     }
   }
+}
+
+/** Why two pending proposals clash (ProposalStore.clashesWith): the proposal named, and which rule. */
+export interface ProposalClash {
+  proposal: Proposal;
+  over: 'lines' | 'moves' | 'path' | 'folder';
+}
+
+/**
+ * The path a proposal gives a note or folder: a create's or folder's path, a move's `to`.
+ * @returns that vault path, or null for other kinds (edits, properties, deletes).
+ */
+export function newPathOf(p: Proposal): string | null {
+  if (p.kind === 'create' || p.kind === 'folder') return p.path;
+  return p.kind === 'move' && p.to !== undefined ? p.to : null;
+}
+
+/** Two vault paths of one entry, as the vault compares them (foldPath: case and Unicode form). */
+function samePath(a: string, b: string): boolean {
+  return foldPath(a) === foldPath(b);
+}
+
+/** True when `path` lies inside the folder `folder` (case and Unicode form aside). */
+function isInside(path: string, folder: string): boolean {
+  return foldPath(path).startsWith(`${foldPath(folder)}/`);
 }

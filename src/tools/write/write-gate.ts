@@ -9,6 +9,7 @@ import { skillsFolderOf } from '../../vault/skills-folder';
 import { unchangedWrite, type HoldRule, type PreparedWrite, type WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
 import type { Proposal } from '../../proposals/types';
+import { newPathOf, type ProposalClash } from '../../proposals/store/proposal-store';
 import { joinRemarks } from '../../vault/remarks';
 
 /**
@@ -150,22 +151,40 @@ async function stage(ctx: ToolContext, prepared: PreparedWrite, reason?: string)
 }
 
 /**
- * The remark for a proposal that cannot be accepted together with the caller's own earlier ones on
- * the same note (ProposalStore.clashesWith); another key's proposals are never named.
- * @returns the sentence, or undefined when there is no such proposal.
+ * The remark for a proposal that cannot be accepted together with the caller's own earlier ones, or
+ * that the user would apply after one of them unawares (ProposalStore.clashesWith): one sentence per
+ * kind of clash; another key's proposals are never named.
+ * @returns the sentences, or undefined when there is no such proposal.
  */
 function clashRemark(ctx: ToolContext, proposal: Proposal): string | undefined {
-  const own = ctx.proposals.clashesWith(proposal).filter((p) => p.key_id === ctx.caller.id);
+  const own = ctx.proposals.clashesWith(proposal).filter((clash) => clash.proposal.key_id === ctx.caller.id);
   if (own.length === 0) return undefined;
-  const ids =
-    own
-      .slice(0, 5)
-      .map((p) => p.id)
-      .join(', ') + (own.length > 5 ? ` and ${own.length - 5} more` : '');
-  return (
-    `'${proposal.staged_path ?? proposal.path}' also has your pending proposal${own.length === 1 ? '' : 's'} ${ids} ` +
-    'changing the same lines (or the whole note): once the user accepts one, the other no longer applies (stale). ' +
-    "To make both changes, stage them as one write, or wait for the user's decision on the earlier one (proposal_status) " +
-    'and then stage the other on the note as it is.'
+  const named = (over: ProposalClash['over']): string | null => {
+    const ids = own.filter((clash) => clash.over === over).map((clash) => clash.proposal.id);
+    if (ids.length === 0) return null;
+    const shown = ids.slice(0, 5).join(', ') + (ids.length > 5 ? ` and ${ids.length - 5} more` : '');
+    return `your pending proposal${ids.length === 1 ? '' : 's'} ${shown}`;
+  };
+  const at = `'${proposal.staged_path ?? proposal.path}'`;
+  const lines = named('lines');
+  const moves = named('moves');
+  const path = named('path');
+  const folder = named('folder');
+  return joinRemarks(
+    lines &&
+      `${at} also has ${lines} changing the same lines (or the whole note): once the user accepts one, the other no longer applies (stale). ` +
+        "To make both changes, stage them as one write, or wait for the user's decision on the earlier one (proposal_status) " +
+        'and then stage the other on the note as it is.',
+    moves &&
+      `${at} also has ${moves} moving it: if the user accepts both, the note is moved twice, the later move starting from ` +
+        "where the first put it. To offer one place, wait for the user's decision on the earlier one (proposal_status).",
+    path &&
+      `'${newPathOf(proposal)}' is also the new path of ${path}: once the user accepts one, the path is taken and the other ` +
+        'no longer applies (stale). Give one of them another path, or stage it once.',
+    folder &&
+      (proposal.kind === 'folder'
+        ? `A note ${folder} creates or moves into ${at} makes that folder when accepted, and this proposal then no longer applies ` +
+          "(stale): the note's proposal alone is enough."
+        : `Accepting this proposal makes the folder that ${folder} creates, which then no longer applies (stale): this proposal alone is enough.`),
   );
 }

@@ -597,8 +597,9 @@ describe('a proposal that cannot be accepted together with the same key’s earl
     // Two appends at the very end both land, in the order accepted: no clash.
     expect((await env.call('append_note', { path: 'Home', content: '- later still\n' })).note).toBeUndefined();
     const created = await env.call('create_note', { path: 'Scratch/Twice', content: 'a\n' });
-    expect((await env.call('create_note', { path: 'Scratch/Twice', content: 'b\n' })).note).toMatch(
-      new RegExp(`^'Scratch/Twice\\.md' also has your pending proposal ${created.proposal_id} `),
+    expect((await env.call('create_note', { path: 'Scratch/Twice', content: 'b\n' })).note).toBe(
+      `'Scratch/Twice.md' is also the new path of your pending proposal ${created.proposal_id}: once the user accepts one, ` +
+        'the path is taken and the other no longer applies (stale). Give one of them another path, or stage it once.',
     );
     // Another key's proposals on the note are not named (nor counted) to this key, nor this key's to it.
     const other = await env.booted.plugin.keyRing.mint({ label: 'Cursor', mode: 'propose' });
@@ -615,6 +616,43 @@ describe('a proposal that cannot be accepted together with the same key’s earl
     } finally {
       await cursor.close();
     }
+  });
+});
+
+// Session 44's newcomer: two moves of one note, or a move and an edit, were told they exclude each other (both apply);
+// a create at a path differing in case, a move onto a path the key's create takes, and a folder a note's create makes
+// were told nothing (the second went stale).
+describe('what a propose key is told of its own proposals that meet at a path', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'propose' });
+
+  it('two moves of one note apply one after the other; a move and an edit both apply', async () => {
+    const first = await env.call('move_note', { path: 'Ideas', to: 'Archive/Ideas' });
+    const second = await env.call('move_note', { path: 'Ideas', to: 'Areas/Ideas' });
+    expect(second.note).toBe(
+      `'Ideas.md' also has your pending proposal ${first.proposal_id} moving it: if the user accepts both, the note is moved twice, ` +
+        "the later move starting from where the first put it. To offer one place, wait for the user's decision on the earlier one (proposal_status).",
+    );
+    expect((await env.call('append_note', { path: 'Ideas', content: 'One more.' })).note).toBeUndefined();
+  });
+
+  it('a create at a path differing in case, and a move onto a path the key creates, take one path', async () => {
+    const created = await env.call('create_note', { path: 'Scratch/Foo', content: '1' });
+    const taken = (id: string, path: string) =>
+      `'${path}' is also the new path of your pending proposal ${id}: once the user accepts one, the path is taken and the other ` +
+      'no longer applies (stale). Give one of them another path, or stage it once.';
+    expect((await env.call('create_note', { path: 'scratch/FOO', content: '2' })).note).toBe(taken(created.proposal_id, 'scratch/FOO.md'));
+    const bar = await env.call('create_note', { path: 'Scratch/Bar', content: 'bar' });
+    expect((await env.call('move_note', { path: 'Inbox', to: 'Scratch/bar' })).note).toBe(taken(bar.proposal_id, 'Scratch/bar.md'));
+  });
+
+  it('a folder and a note created into it: the note alone makes the folder', async () => {
+    const note = await env.call('create_note', { path: 'Scratch/Baz/Q', content: 'q' });
+    const folder = await env.call('create_folder', { path: 'Scratch/Baz' });
+    expect(folder.note).toBe(
+      `A note your pending proposal ${note.proposal_id} creates or moves into 'Scratch/Baz' makes that folder when accepted, and this ` +
+        "proposal then no longer applies (stale): the note's proposal alone is enough.",
+    );
+    expect((await env.call('create_note', { path: 'Scratch/Other/R', content: 'r' })).note).toBeUndefined();
   });
 });
 
