@@ -18,7 +18,7 @@ import { cancelledIdsOf, INVALID_REQUEST, InFlightIds, readableId, requestIdsOf 
 import { LoopbackListener } from './listener';
 import { ModernEndpoint } from './modern-endpoint';
 import { refuse, type Refusal } from './door/refusal';
-import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcBody } from './door/request-checks';
+import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcBody, unknownRevisionRefusal } from './door/request-checks';
 import { discardRestOfBody } from './door/request-body';
 import { paramsRefusal, protoArgumentRefusal } from './request-params';
 import { MAX_SESSIONS, SESSION_IDLE_MS, SessionTable, type Session, type SessionCloseReason } from './session-table';
@@ -317,6 +317,13 @@ export class McpHttpServer {
    */
   private async route(req: IncomingMessage, web: () => Request, caller: Caller, body: unknown): Promise<Route> {
     const sessionId = req.headers['mcp-session-id'];
+    const named = req.headers['mcp-protocol-version'];
+    // A revision this server does not speak, named without a session: said so, not that a `_meta` envelope is missing.
+    const unknown =
+      req.method === 'POST' && typeof sessionId !== 'string' && typeof named === 'string' && !containsInitialize(body)
+        ? unknownRevisionRefusal(named, readableId(body))
+        : null;
+    if (unknown) return { to: 'refused', refusal: unknown };
     if (req.method === 'POST' && !namesUnknownRevisionInSession(req) && !(await isLegacyRequest(web(), body))) return { to: 'modern' };
     if (typeof sessionId === 'string') {
       const session = this.sessions.use(sessionId, Date.now());
@@ -326,7 +333,6 @@ export class McpHttpServer {
     }
     if (req.method === 'POST' && namesInitialize(body) && !containsInitialize(body))
       return { to: 'refused', refusal: { ...MALFORMED_INITIALIZE, id: readableId(body) } };
-    const named = req.headers['mcp-protocol-version'];
     // A batch naming a revision without batches (2026-07-28 needs no session either): told of the batch, not of a session.
     if (req.method === 'POST' && Array.isArray(body) && typeof named === 'string' && REVISION.test(named) && !allowsBatches(named))
       return { to: 'refused', refusal: batchRefusal(`MCP-Protocol-Version names MCP ${named}`) };

@@ -1,6 +1,7 @@
 import * as net from 'node:net';
 import VaultMcpPlugin from '../../../src/main';
 import { MAX_HEADER_BYTES } from '../../../src/server/http/mcp-http-server';
+import { MODERN_PROTOCOL_VERSIONS } from '../../../src/server/http/door/request-checks';
 import { bootPlugin, type BootedPlugin } from '../../harness/boot-plugin';
 import { messagesOf, openRawSession, raw } from '../../harness/server/raw-http';
 import { copyToTemp, DEMO_VAULT } from '../../harness/temp-copy';
@@ -252,6 +253,39 @@ describe('protocol faults', () => {
       expect((await answer('ping', {})).result).toEqual({});
     },
   );
+
+  it.each(['2099-01-01', 'garbage', '2025-01-01'])(
+    'a request without a session naming a revision the server does not speak (%j) is told so and which it speaks, not that _meta is missing',
+    async (named) => {
+      const reply = await raw(booted.port, {
+        headers: { Authorization: `Bearer ${booted.token}`, 'MCP-Protocol-Version': named },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+      });
+      expect(reply.status).toBe(400);
+      expect(JSON.parse(reply.body)).toEqual({
+        jsonrpc: '2.0',
+        id: 3,
+        error: {
+          code: -32022,
+          data: { supported: ['2026-07-28'], requested: named },
+          message: expect.stringMatching(
+            new RegExp(
+              `^Unsupported protocol version: MCP-Protocol-Version names '${named}', a revision this server does not speak\\. It speaks 2026-07-28 .* and 2025-11-25, 2025-06-18`,
+            ),
+          ),
+        },
+      });
+    },
+  );
+
+  it("the stateless revisions this server names are the SDK's own: its -32022 answer to a full envelope of another revision lists them", async () => {
+    const meta = `{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`;
+    const reply = await raw(booted.port, {
+      headers: { Authorization: `Bearer ${booted.token}`, 'Mcp-Method': 'tools/list' },
+      body: `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":${meta}}}`,
+    });
+    expect(JSON.parse(reply.body).error).toMatchObject({ code: -32022, data: { supported: [...MODERN_PROTOCOL_VERSIONS] } });
+  });
 
   it('an initialize without params, or with half of them, is told what initialize needs (-32602), not that a session is missing', async () => {
     const auth = { Authorization: `Bearer ${booted.token}` };

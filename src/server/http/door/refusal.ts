@@ -15,6 +15,8 @@ export interface Refusal {
   headers?: Record<string, string>;
   /** The request's own id when the body named exactly one, else null (JSON-RPC 2.0 §5). */
   id?: RequestId | null;
+  /** The error's `data`, when its code defines one (-32022: `{supported, requested}`). */
+  data?: unknown;
 }
 
 /**
@@ -26,7 +28,8 @@ export function refuse(res: ServerResponse, refusal: Refusal): void {
   if (res.headersSent) return;
   const close: Record<string, string> = res.req.complete ? {} : { Connection: 'close' };
   res.writeHead(refusal.status, { 'Content-Type': 'application/json', ...close, ...refusal.headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message }, id: refusal.id ?? null }));
+  const error = { code: refusal.code, message: refusal.message, ...(refusal.data === undefined ? {} : { data: refusal.data }) };
+  res.end(JSON.stringify({ jsonrpc: '2.0', error, id: refusal.id ?? null }));
 }
 
 /**

@@ -1,5 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import {
+  isInitializeRequest,
+  LATEST_PROTOCOL_VERSION,
+  ProtocolErrorCode,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type RequestId,
+} from '@modelcontextprotocol/server';
+import { quoteInput } from '../../../errors';
 import { checkDoorHeaders } from './door';
 import { MCP_PATH } from '../endpoint';
 import { checkFraming, INVALID_REQUEST } from './json-rpc-framing';
@@ -114,4 +121,35 @@ export function negotiatedVersionOf(body: unknown): string {
   const requested = (messages.find((m) => isInitializeRequest(m)) as { params?: { protocolVersion?: unknown } } | undefined)?.params
     ?.protocolVersion;
   return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+/**
+ * The revisions the SDK's stateless handler (createMcpHandler) serves. The SDK keeps this list to
+ * itself (its SUPPORTED_MODERN_PROTOCOL_VERSIONS is not exported); a test compares it with the
+ * `supported` list of the SDK's own -32022 answer, so an SDK that speaks another revision fails it.
+ */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+
+/**
+ * The refusal of a request without a session whose `MCP-Protocol-Version` header names a revision
+ * this server does not speak (MCP 2025-06-18 "Transports" → Protocol Version Header: 400 for an
+ * unsupported revision; code -32022, UnsupportedProtocolVersion, as the SDK answers it). Without it
+ * such a request reached the stateless handler, which answered that a `_meta` envelope was missing.
+ * Its `data` is `{supported, requested}` as SEP-2575 asks, `supported` the revisions server/discover lists.
+ * @param named the header's value as sent; `id` the request's own id (readableId).
+ * @returns the refusal, or null when the header names a revision this server speaks.
+ */
+export function unknownRevisionRefusal(named: string, id: RequestId | null): Refusal | null {
+  if (SUPPORTED_PROTOCOL_VERSIONS.includes(named) || MODERN_PROTOCOL_VERSIONS.includes(named)) return null;
+  return {
+    status: 400,
+    code: ProtocolErrorCode.UnsupportedProtocolVersion,
+    message:
+      `Unsupported protocol version: MCP-Protocol-Version names ${quoteInput(named)}, a revision this server does not speak. ` +
+      `It speaks ${MODERN_PROTOCOL_VERSIONS.join(', ')} (each request carries its _meta envelope) and ` +
+      `${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} (send initialize first to open a session).`,
+    id,
+    // As the SDK's own -32022 names them: the stateless revisions, which server/discover lists (SEP-2575).
+    data: { supported: [...MODERN_PROTOCOL_VERSIONS], requested: named },
+  };
 }
