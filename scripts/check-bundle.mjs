@@ -470,8 +470,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * created into it) are named when staged, and two moves of one note are told they both apply (they were told the opposite).
  * +0.4 KB (session 44): a request without a session naming a revision the server does not speak is told so (-32022) and
  * which it speaks (it was told a `_meta` envelope was missing).
+ * +1.1 KB (session 44): a write given a pasted link to part of a note is refused naming what to give (write_note replaced
+ * the whole note, delete_note deleted it); read_notes says it read such a link whole.
  */
-const BUDGET_BYTES = 933_600;
+const BUDGET_BYTES = 934_800;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

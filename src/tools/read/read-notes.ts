@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { TFile } from 'obsidian';
-import { inputExcerpt, ToolError } from '../../errors';
+import { inputExcerpt, quoteInput, ToolError } from '../../errors';
+import { wikilinkSubpath } from '../../vault/paths/note-ref';
 import { bodyStart } from '../../vault/content/note-body';
 import type { AgentInstructions } from '../../vault/note-store';
 import { noteNotFound } from '../../vault/writes/frontmatter/frontmatter-guard';
@@ -130,6 +131,13 @@ export const readNotesTool = defineTool({
     if (errors.length > 0) out.errors = errors;
     if (agentMd.size > 0) out.agent_md = [...agentMd.values()].map(cappedInstructions);
     const remarks = [...missHelp];
+    // A pasted link to part of a note is read whole here (read_note reads that section): said so, with the call that reads the part.
+    const linkedParts = args.paths.filter((ref, i) => !(outcomes.get(i) instanceof ToolError) && wikilinkSubpath(ref) !== null);
+    if (linkedParts.length > 0)
+      remarks.push(
+        `read_notes reads whole notes, so ${linkedParts.map((ref) => quoteInput(ref)).join(', ')} ${linkedParts.length === 1 ? 'was' : 'were'} ` +
+          'read whole; for the part a link names, call read_note with that link (a heading is read as its section).',
+      );
     if (notes.some((n) => n.has_more)) {
       remarks.push(
         `Bodies share a ${BODY_BUDGET}-char budget and some were cut; call read_note with the path and offset=<chars shown> for the rest.`,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
+import { unwrapWikilink, wikilinkSubpath } from '../../vault/paths/note-ref';
 import { namesNotePath } from '../../vault/paths/paths';
 import { normalizeKeyMode } from '../../settings/key-record';
 import { stagedResult } from '../../proposals/proposal-summary';
@@ -65,6 +66,7 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
  * @throws ToolError from validation or the write (nothing is written or staged).
  */
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
+  assertNoPastedLinkPart(request);
   if (normalizeKeyMode(ctx.caller.mode) === 'force') {
     const hold = await instructionsHold(ctx);
     const outcome = await ctx.notes.writes.apply(request, ctx.scope, hold);
@@ -79,6 +81,45 @@ export async function submitWrite(ctx: ToolContext, request: WriteRequest): Prom
     throw withPendingCreate(ctx, request, error);
   }
   return stage(ctx, prepared);
+}
+
+/**
+ * Refuses a write whose note path is a pasted link naming part of a note (`[[Plan#Risks]]`,
+ * `[[Plan#^ab12]]`), before anything is read or written: read_note reads that section, but a write
+ * acts on the whole note, so write_note replaced all of it and delete_note deleted it, unsaid
+ * (session 44's newcomer); a link to a whole note (`[[Plan]]`) names it as reads do. A new path
+ * (create_note, create_folder, move_note's `to`) given as a link is refused: the brackets would
+ * become part of its name. The message names the path to give
+ * and, for a heading or block, how to change only that part.
+ * @throws ToolError('invalid_argument').
+ */
+function assertNoPastedLinkPart(request: WriteRequest): void {
+  const fresh = request.kind === 'create' || request.kind === 'folder';
+  for (const [given, isNew] of [[request.path, fresh] as const, ...(request.kind === 'move' ? [[request.to, true] as const] : [])]) {
+    const note = unwrapWikilink(given);
+    if (note === given) continue;
+    const part = wikilinkSubpath(given);
+    // A link to a whole existing note names it as read_note reads it (`[[Plan]]`, `[[Plan|shown]]`).
+    if (!isNew && part === null) continue;
+    const within =
+      part === null
+        ? ''
+        : 'heading' in part
+          ? `, and to change only that section use edit_note with heading ${quoteInput(part.heading)}`
+          : ', and to change only that block use edit_note with an anchor copied from read_note';
+    const what =
+      part === null
+        ? 'a link'
+        : 'heading' in part
+          ? `a link to the heading ${quoteInput(part.heading)}`
+          : `a link to the block ^${part.block}`;
+    throw new ToolError(
+      'invalid_argument',
+      isNew
+        ? `${quoteInput(given)} is ${what}, not a path: the brackets would become part of the name; give the path alone (${quoteInput(note)}). Nothing was written.`
+        : `${quoteInput(given)} is ${what}, but ${request.tool} changes the whole note; give the note alone (${quoteInput(note)})${within}. Nothing was written.`,
+    );
+  }
 }
 
 /**

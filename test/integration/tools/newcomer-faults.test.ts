@@ -656,6 +656,46 @@ describe('what a propose key is told of its own proposals that meet at a path', 
   });
 });
 
+// Session 44's newcomer: write_note {path: "[[T#B]]"} replaced the whole note T, delete_note deleted it, append_note
+// appended at its end: the heading part of a pasted link was dropped unsaid.
+describe.each(['force', 'propose'] as const)('a write given a pasted link to part of a note, %s key', (mode) => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode });
+
+  it('is refused on every write tool, naming the note to give and how to change only that part; nothing written', async () => {
+    const before = fs.readFileSync(nodePath.join(env.dir, 'Home.md'), 'utf8');
+    const heading = (tool: string) =>
+      `'[[Home#Areas]]' is a link to the heading 'Areas', but ${tool} changes the whole note; give the note alone ('Home'), ` +
+      "and to change only that section use edit_note with heading 'Areas'. Nothing was written.";
+    expect(await env.callError('write_note', { path: '[[Home#Areas]]', body: 'new\n' })).toBe(heading('write_note'));
+    expect(await env.callError('delete_note', { path: '[[Home#Areas]]', confirm: true })).toBe(heading('delete_note'));
+    expect(await env.callError('append_note', { path: '[[Home#Areas]]', content: 'x' })).toBe(heading('append_note'));
+    expect(await env.callError('set_properties', { path: '[[Home#Areas]]', properties: { a: 1 } })).toBe(heading('set_properties'));
+    expect(await env.callError('move_note', { path: '[[Home#Areas]]', to: 'Archive/Home' })).toBe(heading('move_note'));
+    expect(await env.callError('edit_note', { path: '[[Home#^ab12]]', anchor: 'x', op: 'replace', content: 'y' })).toBe(
+      "'[[Home#^ab12]]' is a link to the block ^ab12, but edit_note changes the whole note; give the note alone ('Home'), " +
+        'and to change only that block use edit_note with an anchor copied from read_note. Nothing was written.',
+    );
+    expect(await env.callError('create_note', { path: '[[New Note]]', content: 'x' })).toBe(
+      "'[[New Note]]' is a link, not a path: the brackets would become part of the name; give the path alone ('New Note'). Nothing was written.",
+    );
+    expect(await env.callError('move_note', { path: 'Inbox', to: '[[Archive/Inbox]]' })).toMatch(
+      /^'\[\[Archive\/Inbox\]\]' is a link, not a path/,
+    );
+    expect(fs.readFileSync(nodePath.join(env.dir, 'Home.md'), 'utf8')).toBe(before);
+    expect((await env.call('proposal_status', {})).proposals ?? []).toEqual([]);
+    // A link to a whole note names it, as reads take it.
+    expect((await env.call('append_note', { path: '[[Home]]', content: 'Later.' })).path).toBe('Home.md');
+  });
+
+  it('read_notes says it read a linked heading or block whole, naming read_note for the part', async () => {
+    const out = await env.call('read_notes', { paths: ['[[Home#Areas]]', '[[Inbox]]'] });
+    expect(out.notes.map((n: Json) => n.path)).toEqual(['Home.md', 'Inbox.md']);
+    expect(out.note).toContain(
+      "read_notes reads whole notes, so '[[Home#Areas]]' was read whole; for the part a link names, call read_note with that link (a heading is read as its section).",
+    );
+  });
+});
+
 // Session 43's newcomer: read_note 'H\u200Bome' answered "Note 'H(U+200B)ome' not found" with the character itself, which reads as "Home not found".
 describe('an input quoted back with a character drawn as nothing', () => {
   const env = writeEnvPerBlock(DEMO_VAULT);
