@@ -472,8 +472,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * which it speaks (it was told a `_meta` envelope was missing).
  * +1.1 KB (session 44): a write given a pasted link to part of a note is refused naming what to give (write_note replaced
  * the whole note, delete_note deleted it); read_notes says it read such a link whole.
+ * +0.5 KB (session 44): text going in by heading or append after a table, a callout or a list is kept apart from it by a
+ * blank line (it became a table row, part of the callout, part of the last task).
  */
-const BUDGET_BYTES = 934_800;
+const BUDGET_BYTES = 935_400;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

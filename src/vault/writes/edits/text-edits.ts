@@ -408,8 +408,9 @@ function startsSetext(text: string, at: number): boolean {
  * a paragraph line before new lines that start with a `===`/`---` line or a setext heading
  * would become (part of) that heading, and new lines ending in text right before a setext
  * heading or a `===`/`---` line would become part of that heading (the next section's title)
- * or turn the line into a heading underline. So an edit by heading never changes the structure
- * of another section. A line counts as a paragraph line here when it is not blank and not an
+ * or turn the line into a heading underline; and a line that would be read as part of the table,
+ * quote or list it follows (or that the new lines end with) is kept apart from it ({@link wouldContinue}).
+ * So an edit by heading never changes the structure of another part. A line counts as a paragraph line here when it is not blank and not an
  * ATX heading.
  * @param text the note's text. @param at where the lines go (a line start).
  * @param lines the new lines, each ending in `eol`. @param eol the note's line break.
@@ -424,9 +425,43 @@ function keepBlocksApart(
 ): { lead: string; trail: string } {
   if (lines === '') return { lead: '', trail: '' };
   const previous = lastLine(before);
-  const lead = before !== '' && previous.trim() !== '' && !ATX_HEADING.test(previous) && startsSetext(lines, 0) ? eol : '';
-  const trail = lastLine(lines).trim() !== '' && startsSetext(text, at) ? eol : '';
+  const setextLead = before !== '' && previous.trim() !== '' && !ATX_HEADING.test(previous) && startsSetext(lines, 0);
+  const lead = setextLead || wouldContinue(blockEndingAt(before), lineFrom(lines, 0)) ? eol : '';
+  const trail =
+    lastLine(lines).trim() !== '' && (startsSetext(text, at) || wouldContinue(blockEndingAt(lines), lineFrom(text, at))) ? eol : '';
   return { lead, trail };
+}
+
+/** A table's delimiter row (`| --- | :-: |`, `--- | ---`): GFM's rule that makes the lines above and below a table. */
+const TABLE_DELIMITER = /^ {0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+/** A list item's first line (`- `, `* `, `+ `, `1. `, `1) `, a task `- [ ] ` among them). */
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+/** A blockquote or callout line (`> text`, `> [!note]`). */
+const QUOTE = /^ {0,3}>/;
+
+/** The block (the run of non-blank lines) `text` ends with, first line first; [] when it ends in a blank line or is empty. */
+function blockEndingAt(text: string): string[] {
+  const lines = text.replace(/\r?\n$/, '').split(/\r?\n/);
+  const block: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && lines[i].trim() !== ''; i--) block.unshift(lines[i]);
+  return text === '' ? [] : block;
+}
+
+/**
+ * True when the line `next`, right after the lines `block`, would be read as part of that block's
+ * table, quote or list though it is none of their lines (GFM: a line after a table's rows is
+ * another row, a line after a quote or a list item continues it lazily): `Plain text` after
+ * `| a | b |` becomes a table row, after `> [!warning]` part of the callout, after `- [ ] task`
+ * part of the task (session 44's newcomer). A row, a quote line, a list item or an indented line
+ * of the same block continues it as meant; a blank, a heading or a fence ends it anyway.
+ */
+function wouldContinue(block: readonly string[], next: string): boolean {
+  if (block.length === 0 || next.trim() === '' || ATX_HEADING.test(next) || /^ {0,3}(?:```|~~~)/.test(next)) return false;
+  const last = block[block.length - 1];
+  if (block.some((line) => line.includes('|') && TABLE_DELIMITER.test(line)) && last.includes('|')) return !next.includes('|');
+  if (QUOTE.test(last)) return !QUOTE.test(next);
+  if (block.some((line) => LIST_ITEM.test(line))) return !LIST_ITEM.test(next) && !/^[ \t]/.test(next);
+  return false;
 }
 
 /** `content` in the note's line ending, ending with one line break (empty stays empty). */

@@ -17,6 +17,44 @@ const headings = (text: string) => (parseNoteMetadata(text).headings ?? []).map(
 const edit = (text: string, heading: string, op: EditOp, content: string) =>
   editAtHeading(text, outline(text), heading, op, content, 'n.md');
 
+// Session 44's newcomer: append_within after a table made a table row, after a callout continued it, after a task joined
+// that task's text (GFM: a plain line after a table's rows is a row; after a quote or a list item it continues it lazily).
+describe('tables, quotes and lists next to a heading edit or an append', () => {
+  test('plain text after a table, a callout or a task list gets a blank line first', () => {
+    const table = '## Links\n| a | b |\n| --- | --- |\n| c | d |\n## Next\n';
+    expect(edit(table, 'Links', 'append_within', 'After the table.').text).toBe(
+      '## Links\n| a | b |\n| --- | --- |\n| c | d |\n\nAfter the table.\n## Next\n',
+    );
+    const callout = '## Risks\n> [!warning]\n> Vendor late.\n\n## Next\n';
+    expect(edit(callout, 'Risks', 'append_within', 'Follow up.').text).toBe(
+      '## Risks\n> [!warning]\n> Vendor late.\n\nFollow up.\n\n## Next\n',
+    );
+    const tasks = '## Action items\n- [ ] Ana: call\n- [ ] Bob: email\n';
+    expect(edit(tasks, 'Action items', 'append_within', 'Plain note.').text).toBe(
+      '## Action items\n- [ ] Ana: call\n- [ ] Bob: email\n\nPlain note.\n',
+    );
+    expect(appendText('Intro\n\n- [ ] task\n', 'Did it.', true).text).toBe('Intro\n\n- [ ] task\n\nDid it.\n');
+    expect(appendText('| a |\n|---|\n| b |\n', 'Text', true).text).toBe('| a |\n|---|\n| b |\n\nText\n');
+  });
+
+  test('a row, a quote line, a list item or an indented line continues its block as meant', () => {
+    const table = '## T\n| a |\n| --- |\n| b |\n';
+    expect(edit(table, 'T', 'append_within', '| c |').text).toBe('## T\n| a |\n| --- |\n| b |\n| c |\n');
+    expect(edit('## Q\n> one\n', 'Q', 'append_within', '> two').text).toBe('## Q\n> one\n> two\n');
+    expect(edit('## L\n- [ ] a\n', 'L', 'append_within', '- [ ] b').text).toBe('## L\n- [ ] a\n- [ ] b\n');
+    expect(edit('## L\n1. a\n', 'L', 'append_within', '   more of a').text).toBe('## L\n1. a\n   more of a\n');
+    expect(appendText('- a\n', '- b', true).text).toBe('- a\n- b\n');
+    // A paragraph goes on as before, and a --- line is no table delimiter.
+    expect(appendText('a\nb\n', 'c', true).text).toBe('a\nb\nc\n');
+    expect(edit('## A\nx | y\n', 'A', 'append_within', 'z').text).toBe('## A\nx | y\nz\n');
+  });
+
+  test('new list items or quote lines going in above plain text are kept apart from it', () => {
+    expect(edit('## A\nSome text.\n', 'A', 'insert_after', '- [ ] new').text).toBe('## A\n- [ ] new\n\nSome text.\n');
+    expect(edit('## A\n- [ ] old\n', 'A', 'insert_after', '- [ ] new').text).toBe('## A\n- [ ] new\n- [ ] old\n');
+  });
+});
+
 describe('setext headings and --- lines next to a heading edit', () => {
   test('append_within before a setext heading does not join its title', () => {
     const text = '## Soup\n```\nwater\n```\nBread\n=====\nKnead.\n';
