@@ -474,8 +474,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * the whole note, delete_note deleted it); read_notes says it read such a link whole.
  * +0.5 KB (session 44): text going in by heading or append after a table, a callout or a list is kept apart from it by a
  * blank line (it became a table row, part of the callout, part of the last task).
+ * +0.1 KB (session 44): a date that is no calendar day names quoting as the way to match it as text.
  */
-const BUDGET_BYTES = 935_400;
+const BUDGET_BYTES = 935_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

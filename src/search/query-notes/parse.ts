@@ -279,7 +279,10 @@ class Parser {
     const fault = valueToken.kind === 'word' ? dateValueFault(valueToken.text) : null;
     const dateFault = fault === 'day' || compared ? fault : null;
     if (dateFault === 'day') {
-      throw this.error(`${quoteInput(valueToken.text)} is not a calendar date; write dates as YYYY-MM-DD, e.g. 2026-01-15.`, valueToken);
+      throw this.error(
+        `${quoteInput(valueToken.text)} is not a calendar date; write a real day as YYYY-MM-DD, e.g. 2026-01-15, or quote it ("${valueToken.text}") to match it as text, as a note may hold it.`,
+        valueToken,
+      );
     }
     if (dateFault === 'time') {
       throw this.error(

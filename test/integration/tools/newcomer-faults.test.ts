@@ -696,6 +696,26 @@ describe.each(['force', 'propose'] as const)('a write given a pasted link to par
   });
 });
 
+// Session 44's newcomer: a date set_properties stored as given (2026-02-30) could not be found: query_notes said to write
+// YYYY-MM-DD, which it was, and not that quoting matches the text.
+describe('a comparison with a date that is no calendar day', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });
+
+  it('says to quote it to match the text, and the quoted form finds the note', async () => {
+    await env.call('set_properties', { path: 'Ideas', properties: { due: '2026-02-30' } });
+    const refused = await env.call('query_notes', { query: 'WHERE due is 2026-02-30' });
+    expect(refused.error).toBe(
+      '\'2026-02-30\' is not a calendar date; write a real day as YYYY-MM-DD, e.g. 2026-01-15, or quote it ("2026-02-30") to match it as text, as a note may hold it.',
+    );
+    expect((await env.call('query_notes', { query: 'WHERE due is "2026-02-30"' })).rows).toEqual([['Ideas.md', '2026-02-30']]);
+    expect(await env.callError('search', { query: '[due:=2026-02-30]' })).toMatch(
+      /or quote the value \(\[due:="2026-02-30"\]\) to match it as text/,
+    );
+    for (const query of ['[due:="2026-02-30"]', '[due:2026-02-30]'])
+      expect((await env.call('search', { query })).results.map((r: Json) => r.path)).toEqual(['Ideas.md']);
+  });
+});
+
 // Session 43's newcomer: read_note 'H\u200Bome' answered "Note 'H(U+200B)ome' not found" with the character itself, which reads as "Home not found".
 describe('an input quoted back with a character drawn as nothing', () => {
   const env = writeEnvPerBlock(DEMO_VAULT);

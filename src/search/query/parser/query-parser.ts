@@ -437,7 +437,8 @@ class QueryParser {
     const fault = given === value ? dateValueFault(value) : null;
     if (fault === 'day')
       this.fail(
-        `has the property filter ${shown} whose date ${quoteInput(value)} is not a calendar day; write dates as YYYY-MM-DD, e.g. 2026-01-15`,
+        `has the property filter ${shown} whose date ${quoteInput(value)} is not a calendar day; write a real day as YYYY-MM-DD, e.g. 2026-01-15, ` +
+          `or quote the value ([${name}:${op === '=' ? '=' : ''}"${value}"]) to match it as text, as a note may hold it`,
       );
     if (fault === 'time' || (fault === 'text' && /^\d{4}-\d{2}-\d{2}T\d/.test(value)))
       this.fail(
