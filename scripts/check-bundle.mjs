@@ -475,8 +475,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.5 KB (session 44): text going in by heading or append after a table, a callout or a list is kept apart from it by a
  * blank line (it became a table row, part of the callout, part of the last task).
  * +0.1 KB (session 44): a date that is no calendar day names quoting as the way to match it as text.
+ * +0.5 KB (session 44): did-you-mean names a note of exactly a path's name in another folder first, and no note for a
+ * bare name that only resembles its folders; a renamed note's old bare name names where it is now.
  */
-const BUDGET_BYTES = 935_500;
+const BUDGET_BYTES = 936_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

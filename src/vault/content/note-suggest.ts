@@ -115,7 +115,8 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
   if (wanted === '') return [];
   const whole = pattern(wanted, Math.floor(THRESHOLD * wanted.length));
   const named = name === '' ? null : pattern(name, Math.floor(THRESHOLD * name.length));
-  const words = wanted
+  // A path's folders need not be close (the note may have moved to another folder): its name's words must be found.
+  const words = (name === '' ? wanted : name)
     .split(/[\s/]+/)
     .filter((word) => word.length >= MIN_CHECKED_WORD)
     .map((word) => pattern(word, Math.ceil(WORD_THRESHOLD * word.length)));
@@ -130,6 +131,11 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
     if (named !== null) {
       const byName = unmatchedInAscii(named.text, basename) <= named.maxErrors && fieldScore(named, nameField()) !== null;
       if (!byName && !aliases.some((alias) => fieldScore(named, alias) !== null)) continue;
+      // A note of exactly the path's name in another folder (moved there, or the folder misremembered) comes first.
+      if (byName && nameField().lower === named.text) {
+        scored.push({ path, score: -1 });
+        continue;
+      }
     }
     const stemField =
       unmatchedInAscii(whole.text, path, 0, stemEnd) <= whole.maxErrors ? field(path.slice(0, stemEnd), WEIGHTS.stem) : null;
@@ -140,7 +146,9 @@ function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: T
     const nameEndsPath = path.startsWith(basename, nameAt) && (nameAt === 0 || path.charCodeAt(nameAt - 1) === SLASH);
     const nameShare = stemShare === null && nameEndsPath && whole.text.length > SHORT_NAME ? null : fieldScore(whole, nameField());
     const aliasShares = aliases.map((alias) => fieldScore(whole, alias));
-    if (nameShare === null && stemShare === null && aliasShares.every((share) => share === null)) continue;
+    const byNameOrAlias = nameShare !== null || aliasShares.some((share) => share !== null);
+    // A bare name is a note's name: a folder it resembles (`Secrt` in `Projects/`) is no reason to suggest the note.
+    if (named === null ? !byNameOrAlias : !byNameOrAlias && stemShare === null) continue;
     const fields = [nameField(), ...aliases, stemField ?? field(path.slice(0, stemEnd), WEIGHTS.stem)];
     if (!everyWordFound(words, fields)) continue;
     let score = 1;

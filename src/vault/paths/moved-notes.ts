@@ -19,6 +19,8 @@ const MAX_HOPS = 16;
 export class MovedNotes {
   /** Folded old path → the path the note was given. */
   private readonly movedTo = new Map<string, string>();
+  /** Folded old name (a renamed note's file name without `.md`) → the path the note was given: a bare name finds it too. */
+  private readonly renamedFrom = new Map<string, string>();
   private readonly ref: EventRef;
 
   /** @param app the Obsidian app whose vault's `rename` events are followed until {@link close}. */
@@ -39,17 +41,23 @@ export class MovedNotes {
     this.movedTo.delete(key);
     this.movedTo.set(key, newPath);
     if (this.movedTo.size > MAX_MOVES) this.movedTo.delete(this.movedTo.keys().next().value as string);
+    const [oldName, newName] = [nameOf(oldPath), nameOf(newPath)];
+    this.renamedFrom.delete(newName);
+    if (oldName !== newName) this.renamedFrom.set(oldName, newPath);
+    if (this.renamedFrom.size > MAX_MOVES) this.renamedFrom.delete(this.renamedFrom.keys().next().value as string);
   }
 
   /**
    * The note a remembered old path leads to now, following later moves of the same note.
-   * @param path a vault path as the caller typed it (made vault-relative), e.g. `Projects/Old.md`
+   * @param path a vault path as the caller typed it (made vault-relative), e.g. `Projects/Old.md`; a bare
+   *   name (`Old`, `Old.md`) is also looked up among the old names of renamed notes
    * @returns the note at the end of the moves, or null when `path` is no remembered old path or
    *   no Markdown note is at the end (it was deleted since). The caller judges whether the key may read it.
    */
   noteNowAt(path: string): TFile | null {
-    let now: string | undefined;
-    let at = foldPath(path);
+    // A bare name (no folder) is also looked up among renamed notes' old names: `Alpha plan` after its rename to `Plan A`.
+    let now: string | undefined = path.includes('/') || this.movedTo.has(foldPath(path)) ? undefined : this.renamedFrom.get(nameOf(path));
+    let at = foldPath(now ?? path);
     for (let hop = 0; hop < MAX_HOPS; hop++) {
       const next = this.movedTo.get(at);
       if (next === undefined) break;
@@ -64,4 +72,9 @@ export class MovedNotes {
   close(): void {
     this.app.vault.offref(this.ref);
   }
+}
+
+/** A path's file name without `.md`, folded as paths are compared (`Projects/Alpha plan.md` → `alpha plan`). */
+function nameOf(path: string): string {
+  return foldPath(path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, ''));
 }

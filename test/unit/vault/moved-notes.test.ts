@@ -29,6 +29,14 @@ describe('MovedNotes', () => {
     expect(moved.noteNowAt('Archive/A.md')?.path).toBe('A.md');
   });
 
+  test('a renamed note is found by its old bare name, not by a name another note took since', async () => {
+    await rename('Work/B.md', 'Done/Plan B.md');
+    expect(moved.noteNowAt('B')?.path).toBe('Done/Plan B.md');
+    expect(moved.noteNowAt('b.md')?.path).toBe('Done/Plan B.md');
+    await rename('A.md', 'Other/B.md');
+    expect(moved.noteNowAt('B')).toBeNull();
+  });
+
   test("a moved folder's notes are followed one by one; a note deleted since, and other files, lead nowhere", async () => {
     await rename('Work', 'Done');
     expect(moved.noteNowAt('Work/B.md')?.path).toBe('Done/B.md');

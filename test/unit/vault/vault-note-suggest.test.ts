@@ -172,7 +172,14 @@ describe('similarNotePaths (fuzzy "did you mean")', () => {
     expect(similarNotePaths('Test/Othr', vault, aliases)).toEqual(['Test/notes/other.md']);
     // A path's name must be close to the note's name or an alias: a shared folder alone suggested every note in it.
     const projects = ['Projects/Dup1.md', 'Projects/Plan.md', 'Journal/Roadmapp.md', 'Home.md'].map(file);
-    expect(similarNotePaths('Projects/Home', projects, none)).toEqual([]);
+    // A note of exactly the path's name elsewhere is named first (moved, or its folder misremembered).
+    expect(similarNotePaths('Projects/Home', projects, none)).toEqual(['Home.md']);
+    expect(similarNotePaths('Daily/2026-03-03', ['Daily/2026-03-02.md', 'Journal/2026-03-03.md'].map(file), none)[0]).toBe(
+      'Journal/2026-03-03.md',
+    );
+    // A bare name is a note's name: a folder it resembles is no reason (`Secrt` was close to `projects`).
+    expect(similarNotePaths('Secrt', ['Projects/Alpha/Alpha plan.md'].map(file), none)).toEqual([]);
+    expect(similarNotePaths('Secrt', ['Secret.md'].map(file), none)).toEqual(['Secret.md']);
     expect(similarNotePaths('Journal/Hme', projects, none)).toEqual([]);
     expect(similarNotePaths('Projects/Pln', projects, none)).toEqual(['Projects/Plan.md']);
     expect(similarNotePaths('Projets/Plan', projects, none)).toEqual(['Projects/Plan.md']);
@@ -237,7 +244,7 @@ function referenceSuggestions(input: string, notes: readonly TFile[], aliasesOf:
   };
   const close = (wanted: string, name = ''): string[] => {
     if (wanted === '') return [];
-    const words = wanted.split(/[\s/]+/).filter((word) => word.length >= 3);
+    const words = (name === '' ? wanted : name).split(/[\s/]+/).filter((word) => word.length >= 3);
     const scored: Array<{ path: string; score: number }> = [];
     for (const note of notes) {
       const fields = [
@@ -254,10 +261,11 @@ function referenceSuggestions(input: string, notes: readonly TFile[], aliasesOf:
         score *= Math.pow(s === 0 ? Number.EPSILON : s, (weight / sum) * norm(value));
       }
       const wordsFound = words.every((word) => fields.some(({ lower }) => referenceDistance(word, lower) <= Math.ceil(0.4 * word.length)));
-      const namedBy =
-        name === '' ||
-        fields.some(({ lower, weight }) => weight !== weights.stem && share(name, lower, Math.floor(0.4 * name.length)) !== null);
-      if (matched && wordsFound && namedBy) scored.push({ path: note.path, score });
+      const [called, allowed] = name === '' ? [wanted, Math.floor(0.4 * wanted.length)] : [name, Math.floor(0.4 * name.length)];
+      const namedBy = fields.some(({ lower, weight }) => weight !== weights.stem && share(called, lower, allowed) !== null);
+      const exact = name !== '' && fields[0].lower === name;
+      if (exact) scored.push({ path: note.path, score: -1 });
+      else if (matched && wordsFound && namedBy) scored.push({ path: note.path, score });
     }
     return scored
       .sort((a, b) => a.score - b.score)
