@@ -477,8 +477,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.1 KB (session 44): a date that is no calendar day names quoting as the way to match it as text.
  * +0.5 KB (session 44): did-you-mean names a note of exactly a path's name in another folder first, and no note for a
  * bare name that only resembles its folders; a renamed note's old bare name names where it is now.
+ * +0.3 KB (session 44): an anchor edit sent again after it was made says its content is in the note already.
  */
-const BUDGET_BYTES = 936_000;
+const BUDGET_BYTES = 936_400;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -716,6 +716,22 @@ describe('a comparison with a date that is no calendar day', () => {
   });
 });
 
+// Session 44's newcomer: a retried anchor edit was told only to copy the anchor from read_note, not that it was made.
+describe('an anchor edit sent again after it was made', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });
+
+  it('says the content is in the note already', async () => {
+    const edit = { path: 'Inbox', anchor: 'Renew the library card', op: 'replace', content: 'Renew the library card online' };
+    expect((await env.call('edit_note', edit)).status).toBe('applied');
+    expect(await env.callError('edit_note', { ...edit, anchor: 'Renew the library card\n' })).toBe(
+      "The anchor was not found in 'Inbox.md'. Text differing only in case or spacing is on line 9; copy it exactly from read_note. " +
+        'The content this edit would put in is in the note already: an earlier call may have made this edit; read_note to check before sending it again.',
+    );
+    // Content found by chance (under 4 characters) gives no such hint.
+    expect(await env.callError('edit_note', { ...edit, anchor: 'No such text', content: 'the' })).not.toMatch(/earlier call/);
+  });
+});
+
 // Session 43's newcomer: read_note 'H\u200Bome' answered "Note 'H(U+200B)ome' not found" with the character itself, which reads as "Home not found".
 describe('an input quoted back with a character drawn as nothing', () => {
   const env = writeEnvPerBlock(DEMO_VAULT);

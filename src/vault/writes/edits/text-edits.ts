@@ -186,12 +186,38 @@ export function editAtAnchor(text: string, anchor: string, op: EditOp, content: 
   if (op === 'append_within') {
     throw new ToolError('invalid_argument', "op 'append_within' needs a heading; use insert_after with the anchor, or give a heading.");
   }
-  const { from, to } = findAnchor(text, anchor, notePath);
+  let found: { from: number; to: number };
+  try {
+    found = findAnchor(text, anchor, notePath);
+  } catch (error) {
+    throw withAlreadyMadeHint(error, text, content);
+  }
+  const { from, to } = found;
   const insert = withLineEnding(content, lineEndingOf(text));
   const at = op === 'insert_before' ? from : to;
   const result = op === 'replace' ? splice(text, from, to, insert) : splice(text, at, at, insert);
   assertFenceKept(text, result.text, notePath);
   return result;
+}
+
+/**
+ * An anchor not found while the text the edit would put in is there already: an earlier call (a
+ * retry after a timeout, say) may have made this very edit, which "copy the anchor from read_note"
+ * does not tell (session 44's newcomer). The hint is added to the not-found error, withheld from a
+ * key that may not read notes as the rest of it is. Other errors are returned as they are.
+ * @param error what findAnchor threw. @param content the edit's new text, looked for verbatim when 4 chars or longer.
+ */
+function withAlreadyMadeHint(error: unknown, text: string, content: string): unknown {
+  if (!(error instanceof ToolError) || error.code !== 'not_found' || content.trim() === '') return error;
+  const probe = withLineEnding(content, lineEndingOf(text));
+  // Below 4 characters text is found by chance (`a`, `1.`): no hint.
+  if (probe.trim().length < 4 || !text.includes(probe)) return error;
+  return new ToolError(
+    'not_found',
+    `${error.message} The content this edit would put in is in the note already: an earlier call may have made this edit; read_note to check before sending it again.`,
+    error.why,
+    error.withheld,
+  );
 }
 
 /**
