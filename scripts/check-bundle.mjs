@@ -478,8 +478,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.5 KB (session 44): did-you-mean names a note of exactly a path's name in another folder first, and no note for a
  * bare name that only resembles its folders; a renamed note's old bare name names where it is now.
  * +0.3 KB (session 44): an anchor edit sent again after it was made says its content is in the note already.
+ * +0.1 KB (session 44): a heading written as a link writes it (`#Agenda`) names that heading.
  */
-const BUDGET_BYTES = 936_400;
+const BUDGET_BYTES = 936_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -38,7 +38,9 @@ function stripMarks(text: string): string {
  * order among the section's ancestors, not necessarily adjacent). A query that is an outline
  * path of one section and the heading text of another (`## 1.1` at outline path 1.3), or the
  * heading text of one section and a `Parent/Child` path to another (`# A/B` beside `# A` >
- * `## B`), is refused as ambiguous, naming both: never silently the other section.
+ * `## B`), is refused as ambiguous, naming both: never silently the other section. A heading
+ * written as a link writes it (`#Agenda`, `#Plan#Risks`) is read as that heading (or Parent/Child)
+ * when no heading has that text.
  * @param sections the note's outline. @param notePath for messages.
  * @param use the tool asking (default edit_note): only the advice for a note without headings differs.
  * @throws ToolError('invalid_argument') for an empty query; ToolError('ambiguous') when
@@ -96,6 +98,11 @@ export function findHeadingSection(
     if (matches.length === 0) matches = viaPath;
   }
   if (matches.length === 1) return matches[0];
+  // A heading as a link writes it (`#Agenda`, `#Plan#Risks` for Risks under Plan: help.obsidian.md/links), when no heading is called that.
+  if (matches.length === 0 && /^#[^#\s]/.test(wanted)) {
+    const linked = wanted.split('#').filter((part) => part.trim() !== '');
+    return findHeadingSection(sections, linked.join('/'), notePath, use);
+  }
   if (matches.length > 1) {
     throw new ToolError(
       'ambiguous',

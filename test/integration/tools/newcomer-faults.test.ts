@@ -732,6 +732,17 @@ describe('an anchor edit sent again after it was made', () => {
   });
 });
 
+// Session 44's newcomer: read_note section "#Agenda" (the heading as a link writes it) was not found.
+describe('a heading given as a link writes it', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT);
+
+  it('reads that heading', async () => {
+    const asLink = await env.call('read_note', { path: 'Home', section: '#Areas' });
+    expect(asLink.body).toBe((await env.call('read_note', { path: 'Home', section: 'Areas' })).body);
+    expect(await env.callError('read_note', { path: 'Home', section: '#Nowhere' })).toMatch(/^Heading 'Nowhere' not found in 'Home\.md'/);
+  });
+});
+
 // Session 43's newcomer: read_note 'H\u200Bome' answered "Note 'H(U+200B)ome' not found" with the character itself, which reads as "Home not found".
 describe('an input quoted back with a character drawn as nothing', () => {
   const env = writeEnvPerBlock(DEMO_VAULT);
