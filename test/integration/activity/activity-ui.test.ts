@@ -126,8 +126,9 @@ describe('Agent activity view in the workspace', () => {
   test('the diff writes out bidi overrides and control characters an agent wrote, so they cannot reorder or hide it', async () => {
     await call(client, 'append_note', { path: 'Inbox.md', content: 'pay \u202e0001\u202c to \u001b[8mx' });
     env.app.commands.executeCommandById('vault-mcp:open-agent-activity');
-    await until(() => env.app.workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE).length === 1 && texts('.vault-mcp-diff-inserted').length === 1);
-    expect(texts('.vault-mcp-diff-inserted')).toEqual(['+ pay <U+202E>0001<U+202C> to \\x1b[8mx']);
+    await until(() => env.app.workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE).length === 1 && texts('.vault-mcp-diff-inserted').length === 2);
+    // (A blank line first: Inbox.md ends in a task list, which a plain line would otherwise continue.)
+    expect(texts('.vault-mcp-diff-inserted')).toEqual(['+ ', '+ pay <U+202E>0001<U+202C> to \\x1b[8mx']);
   });
 
   test('the command opens the view; an empty log says what will appear there', async () => {

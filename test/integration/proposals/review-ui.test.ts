@@ -78,7 +78,9 @@ describe('review UI in the workspace', () => {
     await settle();
     // The view draws its cards after judging each proposal against the vault (async): on a loaded machine after settle().
     await waitUntil(() => pendingView().contentEl.querySelectorAll('.vault-mcp-proposal').length === 1, "the Pending view's cards");
+    // (A blank line first: Inbox.md ends in a task list, which a plain line would otherwise continue.)
     expect([...pendingView().contentEl.querySelectorAll('.vault-mcp-diff-inserted')].map((el) => el.textContent)).toEqual([
+      '+ ',
       '+ pay <U+202E>0001<U+202C> to \\x1b[8mx',
     ]);
   });
