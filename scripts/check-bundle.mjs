@@ -479,8 +479,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * bare name that only resembles its folders; a renamed note's old bare name names where it is now.
  * +0.3 KB (session 44): an anchor edit sent again after it was made says its content is in the note already.
  * +0.1 KB (session 44): a heading written as a link writes it (`#Agenda`) names that heading.
+ * +0.2 KB (session 44): a query_notes order test against a number or a date leaves out text values (`s > 5` passed "abc").
  */
-const BUDGET_BYTES = 936_500;
+const BUDGET_BYTES = 936_700;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -182,7 +182,8 @@ function test(condition: Condition, note: NoteFacts): boolean {
  * One test on one value. A list passes when any item does; a missing property passes only
  * `missing` (and the negations). Text compares case-insensitively; numbers numerically;
  * dates (`YYYY-MM-DD…`) as ISO text at the precision given (`file.mtime is 2026-01-15` is
- * that whole UTC day).
+ * that whole UTC day). An order test against a number or a date passes no value that is
+ * neither (text such as `abc` or `March 3`), as search's `[prop:>5]` passes none.
  */
 function testValue(value: Value, op: string, wanted: string, field: Field): boolean {
   if (op === 'exists') return value !== MISSING;
@@ -198,11 +199,24 @@ function testValue(value: Value, op: string, wanted: string, field: Field): bool
       return items.some((item) => isUnder(text(item), target));
     default:
       return items.some((item) => {
-        const order = compare(item, target);
+        // A number or a date orders only numbers or dates (as search's filters do): `s > 5` passed "abc" ("abc" > "5" as text).
+        const order = ordersByValue(target) ? orderByValue(item, target) : compare(item, target);
         if (order === null) return false;
         return op === 'gt' ? order > 0 : op === 'lt' ? order < 0 : op === 'gte' ? order >= 0 : order <= 0;
       });
   }
+}
+
+/**
+ * How `item` orders against `wanted`, a number or a date (note-filters.ts ordersByValue): numbers
+ * numerically, dates at the precision of the less precise side (compareDates); null for anything
+ * else (text, a list, a number against a date), which an order test then leaves out.
+ */
+function orderByValue(item: unknown, wanted: string): number | null {
+  if (item === null || item === undefined || (typeof item === 'object' && !(item instanceof Date))) return null;
+  const value = text(item).trim();
+  if (isNumberText(wanted) && (typeof item === 'number' || isNumberText(value))) return Math.sign(Number(value) - Number(wanted));
+  return compareDates(value, wanted);
 }
 
 /** How `item` compares to the literal `wanted`: -1, 0, 1, or null when they cannot be compared. */

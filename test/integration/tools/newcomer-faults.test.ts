@@ -743,6 +743,26 @@ describe('a heading given as a link writes it', () => {
   });
 });
 
+// Session 44's newcomer: query_notes `s > 5` returned a note holding "abc", `d > 2026-03-15` one holding "March 3": text was
+// ordered against a number or a date as text (search's [s:>5] leaves such values out).
+describe('query_notes ordering text against a number or a date', () => {
+  const env = writeEnvPerBlock(DEMO_VAULT, { mode: 'force' });
+
+  it('leaves out values that are neither a number nor a date', async () => {
+    const notes: Record<string, string> = { Text: 'abc', Words: 'March 3', Comma: '1,000', Ten: '10', Day: '2026-04-01' };
+    for (const [name, value] of Object.entries(notes))
+      await env.call('create_note', { path: `Scratch/${name}`, content: `---\nv: ${value}\n---\n` });
+    const paths = async (where: string) =>
+      ((await env.call('query_notes', { query: `WHERE ${where} SORT file.path` })).rows as Json[][]).map((row) => row[0]);
+    expect(await paths('v > 5')).toEqual(['Scratch/Ten.md']);
+    expect(await paths('v < 2')).toEqual([]);
+    expect(await paths('v > 2026-03-15')).toEqual(['Scratch/Day.md']);
+    expect(await paths('v < 2026-06-01')).toEqual(['Scratch/Day.md']);
+    // Text ordered by text still orders every value as text.
+    expect(await paths('v > "b"')).toEqual(['Scratch/Words.md']);
+  });
+});
+
 // Session 43's newcomer: read_note 'H\u200Bome' answered "Note 'H(U+200B)ome' not found" with the character itself, which reads as "Home not found".
 describe('an input quoted back with a character drawn as nothing', () => {
   const env = writeEnvPerBlock(DEMO_VAULT);
