@@ -480,8 +480,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.3 KB (session 44): an anchor edit sent again after it was made says its content is in the note already.
  * +0.1 KB (session 44): a heading written as a link writes it (`#Agenda`) names that heading.
  * +0.2 KB (session 44): a query_notes order test against a number or a date leaves out text values (`s > 5` passed "abc").
+ * +0.3 KB (session 44): text going in after a footnote definition is kept apart from it; edit_note given a pasted link is
+ * told to put the part in its own argument (it was told edit_note changes the whole note).
  */
-const BUDGET_BYTES = 936_700;
+const BUDGET_BYTES = 937_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

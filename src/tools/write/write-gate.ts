@@ -113,11 +113,20 @@ function assertNoPastedLinkPart(request: WriteRequest): void {
         : 'heading' in part
           ? `a link to the heading ${quoteInput(part.heading)}`
           : `a link to the block ^${part.block}`;
+    // edit_note changes a part already: its path takes the note alone, the part goes in its own argument.
+    const editPart =
+      part === null
+        ? ''
+        : 'heading' in part
+          ? `the heading in heading (${quoteInput(part.heading)})`
+          : 'the block as an anchor copied from read_note';
     throw new ToolError(
       'invalid_argument',
       isNew
         ? `${quoteInput(given)} is ${what}, not a path: the brackets would become part of the name; give the path alone (${quoteInput(note)}). Nothing was written.`
-        : `${quoteInput(given)} is ${what}, but ${request.tool} changes the whole note; give the note alone (${quoteInput(note)})${within}. Nothing was written.`,
+        : request.kind === 'edit'
+          ? `${quoteInput(given)} is ${what}; give edit_note's path as the note alone (${quoteInput(note)}) and ${editPart}. Nothing was written.`
+          : `${quoteInput(given)} is ${what}, but ${request.tool} changes the whole note; give the note alone (${quoteInput(note)})${within}. Nothing was written.`,
     );
   }
 }

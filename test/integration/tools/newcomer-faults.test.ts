@@ -671,9 +671,12 @@ describe.each(['force', 'propose'] as const)('a write given a pasted link to par
     expect(await env.callError('append_note', { path: '[[Home#Areas]]', content: 'x' })).toBe(heading('append_note'));
     expect(await env.callError('set_properties', { path: '[[Home#Areas]]', properties: { a: 1 } })).toBe(heading('set_properties'));
     expect(await env.callError('move_note', { path: '[[Home#Areas]]', to: 'Archive/Home' })).toBe(heading('move_note'));
+    expect(await env.callError('edit_note', { path: '[[Home#Areas]]', heading: 'Areas', op: 'append_within', content: 'x' })).toBe(
+      "'[[Home#Areas]]' is a link to the heading 'Areas'; give edit_note's path as the note alone ('Home') and the heading in heading ('Areas'). Nothing was written.",
+    );
     expect(await env.callError('edit_note', { path: '[[Home#^ab12]]', anchor: 'x', op: 'replace', content: 'y' })).toBe(
-      "'[[Home#^ab12]]' is a link to the block ^ab12, but edit_note changes the whole note; give the note alone ('Home'), " +
-        'and to change only that block use edit_note with an anchor copied from read_note. Nothing was written.',
+      "'[[Home#^ab12]]' is a link to the block ^ab12; give edit_note's path as the note alone ('Home') and the block as an anchor " +
+        'copied from read_note. Nothing was written.',
     );
     expect(await env.callError('create_note', { path: '[[New Note]]', content: 'x' })).toBe(
       "'[[New Note]]' is a link, not a path: the brackets would become part of the name; give the path alone ('New Note'). Nothing was written.",

@@ -464,6 +464,8 @@ const TABLE_DELIMITER = /^ {0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 /** A blockquote or callout line (`> text`, `> [!note]`). */
 const QUOTE = /^ {0,3}>/;
+/** A footnote definition's first line (`[^1]: text`), which a plain line right after continues. */
+const FOOTNOTE = /^ {0,3}\[\^[^\]\s]+\]:/;
 
 /** The block (the run of non-blank lines) `text` ends with, first line first; [] when it ends in a blank line or is empty. */
 function blockEndingAt(text: string): string[] {
@@ -475,8 +477,8 @@ function blockEndingAt(text: string): string[] {
 
 /**
  * True when the line `next`, right after the lines `block`, would be read as part of that block's
- * table, quote or list though it is none of their lines (GFM: a line after a table's rows is
- * another row, a line after a quote or a list item continues it lazily): `Plain text` after
+ * table, quote, list or footnote though it is none of their lines (GFM: a line after a table's
+ * rows is another row, a line after a quote, a list item or a footnote definition continues it lazily): `Plain text` after
  * `| a | b |` becomes a table row, after `> [!warning]` part of the callout, after `- [ ] task`
  * part of the task (session 44's newcomer). A row, a quote line, a list item or an indented line
  * of the same block continues it as meant; a blank, a heading or a fence ends it anyway.
@@ -487,6 +489,7 @@ function wouldContinue(block: readonly string[], next: string): boolean {
   if (block.some((line) => line.includes('|') && TABLE_DELIMITER.test(line)) && last.includes('|')) return !next.includes('|');
   if (QUOTE.test(last)) return !QUOTE.test(next);
   if (block.some((line) => LIST_ITEM.test(line))) return !LIST_ITEM.test(next) && !/^[ \t]/.test(next);
+  if (block.some((line) => FOOTNOTE.test(line))) return !FOOTNOTE.test(next) && !/^[ \t]/.test(next);
   return false;
 }
 

@@ -35,6 +35,9 @@ describe('tables, quotes and lists next to a heading edit or an append', () => {
     );
     expect(appendText('Intro\n\n- [ ] task\n', 'Did it.', true).text).toBe('Intro\n\n- [ ] task\n\nDid it.\n');
     expect(appendText('| a |\n|---|\n| b |\n', 'Text', true).text).toBe('| a |\n|---|\n| b |\n\nText\n');
+    // Session 44's third newcomer: after a footnote definition the line became part of the footnote.
+    expect(appendText('Text[^1]\n\n[^1]: The footnote.\n', 'after', true).text).toBe('Text[^1]\n\n[^1]: The footnote.\n\nafter\n');
+    expect(appendText('[^1]: One.\n', '[^2]: Two.', true).text).toBe('[^1]: One.\n[^2]: Two.\n');
   });
 
   test('a row, a quote line, a list item or an indented line continues its block as meant', () => {
