@@ -482,8 +482,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.2 KB (session 44): a query_notes order test against a number or a date leaves out text values (`s > 5` passed "abc").
  * +0.3 KB (session 44): text going in after a footnote definition is kept apart from it; edit_note given a pasted link is
  * told to put the part in its own argument (it was told edit_note changes the whole note).
+ * +0.8 KB (session 44): a revert refused for a note the key may no longer read names the cause to the user (gone, its own
+ * frontmatter, a closed folder, the key's roots) and the next step, as agent-activity.md says it does.
  */
-const BUDGET_BYTES = 937_000;
+const BUDGET_BYTES = 937_800;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

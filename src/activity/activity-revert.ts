@@ -140,8 +140,11 @@ export class ActivityRevert {
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       const movedBy = err.code === 'not_found' ? laterMoveOf(this.log, entry) : undefined;
-      const next = movedBy ? movedSince(entry, movedBy) : nextStep(err, entry);
-      return { id, reverted: false, message: `${id} was not reverted: ${refusal(err, entry)}${next}` };
+      // The user's own view: a note the key may no longer read is named by its cause (the agent is never told it).
+      const why = err.code === 'not_found' ? this.notes.unreadableReason(entry.path, scope) : null;
+      const hidden = why === 'hidden' || why === 'quarantined' || why === 'roots';
+      const next = movedBy ? movedSince(entry, movedBy) : hidden ? hiddenNextStep(entry) : nextStep(err, entry);
+      return { id, reverted: false, message: `${id} was not reverted: ${refusal(err, entry, why)}${next}` };
     }
   }
 
@@ -429,6 +432,14 @@ function movedSince(entry: ActivityEntry, move: ActivityEntry): string {
 }
 
 /**
+ * What to do next about a revert refused because the key may no longer read the note (its own
+ * frontmatter, a closed folder, its roots): open it to the key again, or undo the change by hand.
+ */
+function hiddenNextStep(entry: ActivityEntry): string {
+  return ` Revert again once "${entry.key_label}" may read it, or undo it by hand: see its diff (activity ${entry.id}, or the Agent activity view).`;
+}
+
+/**
  * What the user can do after a refused revert, as a sentence that follows {@link refusal}
  * (with a leading space), or '' when there is nothing to do (already as before, a damaged entry)
  * or the refusal says it already ("try again", a folder that is no longer empty).
@@ -499,8 +510,9 @@ const BLOCKERS_NAMED = 3;
  * or file system refusal names the rule that refused it (ToolError `why`, set where the rule is
  * decided): an access property or frontmatter the undo would make, read-only, a closed folder,
  * the key's roots, the file's permissions; never a guess among them.
+ * @param unreadable for a note the revert found missing, why the key may not read it now (NoteStore.unreadableReason).
  */
-function refusal(err: ToolError, entry: ActivityEntry): string {
+function refusal(err: ToolError, entry: ActivityEntry, unreadable: ReturnType<NoteStore['unreadableReason']> = null): string {
   const who = `"${entry.key_label}"`;
   if (err instanceof BaseChangedError) return `'${entry.path}' changed while it was reverted; try again.`;
   if (err instanceof MoveBlockedError) {
@@ -540,7 +552,18 @@ function refusal(err: ToolError, entry: ActivityEntry): string {
   }
   switch (err.code) {
     case 'not_found':
-      return `'${entry.path}' is gone, private now, or out of ${who}'s reach.`;
+      switch (unreadable) {
+        case 'gone':
+          return `'${entry.path}' is no longer there, ${left}`;
+        case 'hidden':
+          return `'${entry.path}' is now hidden from ${who} by its own frontmatter ('access: private', or 'no-access' for ${who} in 'agent_overrides'), ${left}`;
+        case 'quarantined':
+          return `'${entry.path}' is now in a folder closed to agents, ${left}`;
+        case 'roots':
+          return `'${entry.path}' is now outside the folders ${who} may use, ${left}`;
+        default:
+          return `'${entry.path}' is gone, private now, or out of ${who}'s reach.`;
+      }
     case 'forbidden':
       return `'${entry.path}' is now read-only or closed to ${who}, ${left}`;
     case 'exists':

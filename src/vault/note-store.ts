@@ -10,6 +10,7 @@ import {
 } from 'obsidian';
 import { ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
+import { isWithinRoots } from './access/access-rules';
 import { hashText } from './hash';
 import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './content/links';
 import { fileAtExactPath, findEntry } from './paths/lookup';
@@ -353,6 +354,22 @@ export class NoteStore implements NoteReader {
   folderAt(path: string): TFolder | null {
     const entry = findEntry(this.app.vault, path);
     return entry instanceof TFolder ? entry : null;
+  }
+
+  /**
+   * Why `scope` may not read the note at the exact vault path `path`, for the user's own view (a
+   * revert refused in the terminal or the settings tab names its cause: docs/agent-activity.md);
+   * never for an agent's answer, which must not tell a hidden note from a missing one.
+   * @returns `gone` (no note there), `quarantined`, `roots` (outside the scope's roots), `hidden`
+   *   (its own rules: `access: private`, or `no-access` for the scope's label), or null when it may read it.
+   */
+  unreadableReason(path: string, scope: AccessScope): 'gone' | 'quarantined' | 'roots' | 'hidden' | null {
+    const file = this.fileByPath(path);
+    if (file === null || file.extension !== 'md') return 'gone';
+    if (this.policy.canRead(file, scope)) return null;
+    if (this.policy.isQuarantined(path)) return 'quarantined';
+    if (!isWithinRoots(path, scope.roots)) return 'roots';
+    return 'hidden';
   }
 
   /**

@@ -682,13 +682,13 @@ describe('agent activity log', () => {
     await fsp.rm(path.join(env.dir, 'Home.md'));
     await new Promise((r) => setTimeout(r, 300));
     expect((await revert(inbox.id)).message).toBe(
-      `${inbox.id} was not reverted: 'Inbox.md' is gone, private now, or out of "Claude Code"'s reach. If it was moved or renamed, move it back and revert again. To undo it by hand, see its diff (activity ${inbox.id}, or the Agent activity view).`,
+      `${inbox.id} was not reverted: 'Inbox.md' is now hidden from "Claude Code" by its own frontmatter ('access: private', or 'no-access' for "Claude Code" in 'agent_overrides'), so it was left as it is. Revert again once "Claude Code" may read it, or undo it by hand: see its diff (activity ${inbox.id}, or the Agent activity view).`,
     );
     expect((await revert(ideas.id)).message).toBe(
       `${ideas.id} was not reverted: 'Ideas.md' is now read-only for "Claude Code", so it was left as it is. To undo it by hand, see its diff (activity ${ideas.id}, or the Agent activity view).`,
     );
     expect((await revert(home.id)).message).toBe(
-      `${home.id} was not reverted: 'Home.md' is gone, private now, or out of "Claude Code"'s reach. If it was moved or renamed, move it back and revert again. To undo it by hand, see its diff (activity ${home.id}, or the Agent activity view).`,
+      `${home.id} was not reverted: 'Home.md' is no longer there, so it was left as it is. If it was moved or renamed, move it back and revert again. To undo it by hand, see its diff (activity ${home.id}, or the Agent activity view).`,
     );
     expect((await revert('a_nope')).message).toBe(`No activity entry 'a_nope'; list them with "activity" (or the Agent activity view).`);
     expect(await read('Inbox.md')).toContain('- agent line');
@@ -876,7 +876,7 @@ describe('agent activity log', () => {
     const folderMove = newest();
     expect(folderMove).toMatchObject({ kind: 'move', folder: true, from: 'Sub', path: 'Sub2' });
     expect((await revert(edit.id)).message).toBe(
-      `${edit.id} was not reverted: 'Sub/Target.md' is gone, private now, or out of "Claude Code"'s reach. The log shows ${folderMove.id} moved the folder 'Sub' to 'Sub2', so the note is at 'Sub2/Target.md' if nothing moved it since: revert ${folderMove.id} first, then this one.`,
+      `${edit.id} was not reverted: 'Sub/Target.md' is no longer there, so it was left as it is. The log shows ${folderMove.id} moved the folder 'Sub' to 'Sub2', so the note is at 'Sub2/Target.md' if nothing moved it since: revert ${folderMove.id} first, then this one.`,
     );
     // Reverting the folder move brings the note back, and the edit reverts.
     expect((await revert(folderMove.id)).message).toMatch(/^Reverted /);
@@ -913,7 +913,7 @@ describe('agent activity log', () => {
     await fsp.rm(path.join(env.dir, 'Moved away.md'));
     await new Promise((r) => setTimeout(r, 300));
     expect((await revert(created.id)).message).toBe(
-      `${created.id} was not reverted: 'Moved away.md' is gone, private now, or out of "Claude Code"'s reach. If it was deleted, there is nothing left to revert; if it was moved or renamed, move it back and revert again.`,
+      `${created.id} was not reverted: 'Moved away.md' is no longer there, so it was left as it is. If it was deleted, there is nothing left to revert; if it was moved or renamed, move it back and revert again.`,
     );
   });
 
