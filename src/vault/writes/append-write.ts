@@ -78,17 +78,34 @@ export async function appendInPlace(
 }
 
 /**
- * Refuses an append of nothing visible, in every mode: empty content, or whitespace and line
- * breaks alone (a staged append of either would show as a hunk whose two sides look the same,
- * and an applied one adds only blank or trailing-space lines).
+ * Refuses an append of nothing visible, in every mode: empty content, or whitespace, line
+ * breaks and characters drawn as nothing (zero-width and bidi marks) alone (a staged append of
+ * either would show as a hunk whose two sides look the same, and an applied one adds only blank
+ * or invisible lines).
  * @throws ToolError('invalid_argument') naming what the content held.
  */
 export function assertAppendable(content: string, notePath: string): void {
   if (content === '')
     throw new ToolError('invalid_argument', `content is empty, so there is nothing to append to '${notePath}'; pass the text to add.`);
-  if (content.trim() === '')
+  if (NOTHING_VISIBLE.test(content))
     throw new ToolError(
       'invalid_argument',
-      `content holds only whitespace (${JSON.stringify(content.length > 40 ? `${content.slice(0, 40)}…` : content)}), so appending it to '${notePath}' adds no text; pass the text to add (line breaks before it go in the same content).`,
+      `content holds only whitespace or characters drawn as nothing ("${spelledOut(content)}"), so appending it to '${notePath}' adds no text; pass the text to add (line breaks before it go in the same content).`,
     );
+}
+
+/** Whitespace and format characters alone (spaces, line breaks, U+00A0, U+3000, U+2028, zero-width and bidi marks, a BOM). */
+const NOTHING_VISIBLE = /^[\s\p{Cf}]*$/u;
+
+/** Text of whitespace and invisible characters written out, at most 20 of them: a space as itself, `\n`, `\t`, `\r`, else `<U+XXXX>`. */
+function spelledOut(text: string): string {
+  const chars = [...text];
+  const shown = chars.slice(0, 20).map((ch) => {
+    if (ch === ' ') return ' ';
+    if (ch === '\n') return '\\n';
+    if (ch === '\t') return '\\t';
+    if (ch === '\r') return '\\r';
+    return `<U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`;
+  });
+  return shown.join('') + (chars.length > 20 ? '…' : '');
 }

@@ -466,9 +466,16 @@ describe.each(['force', 'propose'] as const)('append_note of whitespace alone, %
 
   it('is refused naming what it held, nothing written or staged', async () => {
     const before = fs.readFileSync(nodePath.join(env.dir, 'Inbox.md'), 'utf8');
-    for (const content of ['   ', '\n', ' \r\n\t '])
+    const spelled: Array<[string, string]> = [
+      ['   ', '   '],
+      ['\n', '\\n'],
+      [' \r\n\t ', ' \\r\\n\\t '],
+      ['\u200b', '<U+200B>'],
+      ['\u202e\u00a0', '<U+202E><U+00A0>'],
+    ];
+    for (const [content, shown] of spelled)
       expect(await env.callError('append_note', { path: 'Inbox', content })).toBe(
-        `content holds only whitespace (${JSON.stringify(content)}), so appending it to 'Inbox.md' adds no text; pass the text to add (line breaks before it go in the same content).`,
+        `content holds only whitespace or characters drawn as nothing ("${shown}"), so appending it to 'Inbox.md' adds no text; pass the text to add (line breaks before it go in the same content).`,
       );
     expect(fs.readFileSync(nodePath.join(env.dir, 'Inbox.md'), 'utf8')).toBe(before);
     expect((await env.call('proposal_status', {})).proposals ?? []).toEqual([]);
