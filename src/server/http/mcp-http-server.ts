@@ -318,9 +318,10 @@ export class McpHttpServer {
   private async route(req: IncomingMessage, web: () => Request, caller: Caller, body: unknown): Promise<Route> {
     const sessionId = req.headers['mcp-session-id'];
     const named = req.headers['mcp-protocol-version'];
-    // A revision this server does not speak, named without a session: said so, not that a `_meta` envelope is missing.
+    // A revision this server does not speak, named without a session: said so, not that a `_meta` envelope is missing (nor, for
+    // an initialize, that a "modern" header came with a legacy handshake).
     const unknown =
-      req.method === 'POST' && typeof sessionId !== 'string' && typeof named === 'string' && !containsInitialize(body)
+      req.method === 'POST' && typeof sessionId !== 'string' && typeof named === 'string'
         ? unknownRevisionRefusal(named, readableId(body))
         : null;
     if (unknown) return { to: 'refused', refusal: unknown };

@@ -278,6 +278,20 @@ describe('protocol faults', () => {
     },
   );
 
+  it('an initialize naming a revision the server does not speak in MCP-Protocol-Version is told the same', async () => {
+    const reply = await raw(booted.port, {
+      headers: { Authorization: `Bearer ${booted.token}`, 'MCP-Protocol-Version': 'garbage' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      }),
+    });
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body).error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'], requested: 'garbage' } });
+  });
+
   it("the stateless revisions this server names are the SDK's own: its -32022 answer to a full envelope of another revision lists them", async () => {
     const meta = `{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`;
     const reply = await raw(booted.port, {
