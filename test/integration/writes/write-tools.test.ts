@@ -246,7 +246,8 @@ describe('write tools over MCP, force key on the demo vault', () => {
       content: '- Decided first',
     });
     expect(await disk(note)).toContain(
-      "## 2026-01-08 Kickoff\n\nPresent: [[Ana Ruiz]], [[Ben Okafor]], Northwind's ops manager (Marta) and me.\n\n### Decisions\n- Decided first\n",
+      // The list under the heading, after its blank line, gets the item as its first (one tight list, not two).
+      "## 2026-01-08 Kickoff\n\nPresent: [[Ana Ruiz]], [[Ben Okafor]], Northwind's ops manager (Marta) and me.\n\n### Decisions\n\n- Decided first\n- The dashboard",
     );
     await call(env.client, 'edit_note', {
       path: 'Reference/Café notes',

@@ -284,7 +284,9 @@ export function editAtHeading(
     return { text: out.text, lines: insertedLines(out.text, start, lines.length) };
   }
   if (op === 'insert_after' || (op === 'append_within' && text.slice(headingEnd, section.end).trim() === '')) {
-    return insertAt(text, headingEnd, lines, headingTerminated ? '' : eol);
+    // New list items (quote lines, rows) going in above a list set off by a blank line join it there, keeping it tight.
+    const joined = headingTerminated && op === 'insert_after' ? joinedBlockStart(text, headingEnd, section.end, lines) : headingEnd;
+    return insertAt(text, joined, lines, headingTerminated ? '' : eol);
   }
   if (op === 'append_within') {
     let last = section.end;
@@ -353,6 +355,30 @@ function withEditablePreamble(sections: readonly NoteSection[], text: string, qu
   const start = Math.min(bodyStart(text), sections.length > 0 ? sections[0].start : text.length);
   const end = sections.length > 0 ? sections[0].start : text.length;
   return [{ path: PREAMBLE_PATH, heading: PREAMBLE_HEADING, level: 0, start, end }, ...listed];
+}
+
+/**
+ * Where new `lines` going in right after a heading join the block that starts the section: past the
+ * blank lines after the heading when the first line after them is a list item, a quote line or a
+ * table row like the new lines' last (`## List` + blank + `- one`, with `- zero` going in, becomes
+ * `## List` + blank + `- zero` + `- one`, one tight list, not two lists made loose by the blank
+ * line between: session 44's newcomer); else `at` itself.
+ * @param at the heading lines' end (a line start); `end` the section's end.
+ */
+function joinedBlockStart(text: string, at: number, end: number, lines: string): number {
+  let pos = at;
+  while (pos < end && lineFrom(text, pos).trim() === '') {
+    const brk = text.indexOf('\n', pos);
+    if (brk < 0 || brk >= end) return at;
+    pos = brk + 1;
+  }
+  if (pos === at || pos >= end) return at;
+  const [last, first] = [lastLine(lines), lineFrom(text, pos)];
+  const same =
+    (LIST_ITEM.test(last) && LIST_ITEM.test(first)) ||
+    (QUOTE.test(last) && QUOTE.test(first)) ||
+    (last.includes('|') && first.includes('|') && /^ {0,3}\|/.test(first) && /^ {0,3}\|/.test(last));
+  return same ? pos : at;
 }
 
 /** True when `at` starts a line of `text` (its start, past a BOM, or right after a line break). */

@@ -55,6 +55,10 @@ describe('tables, quotes and lists next to a heading edit or an append', () => {
   test('new list items or quote lines going in above plain text are kept apart from it', () => {
     expect(edit('## A\nSome text.\n', 'A', 'insert_after', '- [ ] new').text).toBe('## A\n- [ ] new\n\nSome text.\n');
     expect(edit('## A\n- [ ] old\n', 'A', 'insert_after', '- [ ] new').text).toBe('## A\n- [ ] new\n- [ ] old\n');
+    // Session 44's third newcomer: a list set off from its heading by a blank line was split in two (made loose).
+    expect(edit('## List\n\n- one\n- two\n', 'List', 'insert_after', '- zero').text).toBe('## List\n\n- zero\n- one\n- two\n');
+    expect(edit('## Q\n\n> one\n', 'Q', 'insert_after', '> zero').text).toBe('## Q\n\n> zero\n> one\n');
+    expect(edit('## P\n\nText.\n', 'P', 'insert_after', 'Intro.').text).toBe('## P\nIntro.\n\nText.\n');
   });
 });
 
