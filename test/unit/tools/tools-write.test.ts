@@ -317,7 +317,8 @@ describe('edit_note by heading', () => {
       '- [ ] Me: wire the first view (stock by location) into the prototype\n- [ ] Ana: review the views\n\n## 2026-01-29',
     );
     await call(editNoteTool, { path: MEETING, heading: '1.1.1', op: 'insert_after', content: '- First decision line' });
-    expect(await disk(MEETING)).toContain('### Decisions\n- First decision line\n\n- The dashboard reads');
+    // The list after the heading's blank line gets the item as its first (one tight list, not two).
+    expect(await disk(MEETING)).toContain('### Decisions\n\n- First decision line\n- The dashboard reads');
   });
 
   test('missing heading lists what exists and never appends a new heading', async () => {
