@@ -787,10 +787,11 @@ export class NotePolicy {
     // A path with a folder in it, or one that can only be a path (`Reference/../Home.md`, an absolute path, a file://
     // URI), outside the roots gets that refusal whatever its `..` leave of it; a bare name naming nothing stays a name not found.
     if (outsideRoots && (path.includes('/') || pathOnly)) return { miss: outsideRootsError(path, scope) };
-    // Similar names only for a key whose tool set lists notes anyway (AccessScope.sight, docs/security.md#keys).
-    // A note renamed or moved away from this path while the plugin ran, and readable where it is now, is named first.
+    // A note renamed or moved away from this path while the plugin ran, and readable where it is now, is named first
+    // (withheld, as similar names are, from a key whose tool set lists no notes: noteNotFound).
     const moved = this.moved.noteNowAt(path) ?? (path.toLowerCase().endsWith('.md') ? null : this.moved.noteNowAt(`${path}.md`));
     if (moved !== null && this.canRead(moved, scope)) return { miss: noteNotFound(input, [], moved.path) };
+    // Similar names only for a key whose tool set lists notes anyway (AccessScope.sight, docs/security.md#keys).
     const similar = scope.sight?.names === false ? [] : similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file));
     return { miss: noteNotFound(input, similar) };
   }

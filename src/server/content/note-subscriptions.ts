@@ -16,7 +16,7 @@ import { noteUri, pathOfNoteUri, type NoteResources } from './note-resources';
  * time and size) last told is not told again.
  */
 export class NoteSubscriptions {
-  /** By the URI as the client spelled it (`vault://note/SUB1.md`): updates go out under that spelling (MCP 2025-11-25, resources/subscribe). */
+  /** By the URI as the client spelled it (`vault-mcp://note/SUB1.md`): updates go out under that spelling (MCP 2025-11-25, resources/subscribe). */
   private readonly held = new Map<string, { canonical: string; readable: boolean; holders: number; told?: string | null }>();
   /** The spellings held for each canonical URI (the note's own, as resources/list gives it). */
   private readonly spellings = new Map<string, Set<string>>();

@@ -50,7 +50,7 @@ function gracefulEndOf(id: string | number): Uint8Array {
 
 /**
  * The note URIs a `subscriptions/listen` request names in `params.notifications.resourceSubscriptions`,
- * as the client spelled them (`vault://note/SUB1.md` too: its updates come under that spelling,
+ * as the client spelled them (`vault-mcp://note/SUB1.md` too: its updates come under that spelling,
  * which is the one the stream hears), each once; [] for any other message.
  */
 function listenedNoteUris(body: unknown): string[] {
