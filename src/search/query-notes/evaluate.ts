@@ -1,6 +1,6 @@
 import type { Condition, Field, NotesQuery, SortKey } from './parse';
 import { findPropertyKey, propertyNameKey } from '../../vault/content/frontmatter/property-names';
-import { isNumberText, ordersByValue } from '../query/note-filters';
+import { isNumberText, orderAgainst, ordersByValue } from '../query/note-filters';
 import { compareDates } from '../../vault/content/frontmatter/calendar-date';
 
 /**
@@ -200,23 +200,11 @@ function testValue(value: Value, op: string, wanted: string, field: Field): bool
     default:
       return items.some((item) => {
         // A number or a date orders only numbers or dates (as search's filters do): `s > 5` passed "abc" ("abc" > "5" as text).
-        const order = ordersByValue(target) ? orderByValue(item, target) : compare(item, target);
+        const order = ordersByValue(target) ? orderAgainst(item, target) : compare(item, target);
         if (order === null) return false;
         return op === 'gt' ? order > 0 : op === 'lt' ? order < 0 : op === 'gte' ? order >= 0 : order <= 0;
       });
   }
-}
-
-/**
- * How `item` orders against `wanted`, a number or a date (note-filters.ts ordersByValue): numbers
- * numerically, dates at the precision of the less precise side (compareDates); null for anything
- * else (text, a list, a number against a date), which an order test then leaves out.
- */
-function orderByValue(item: unknown, wanted: string): number | null {
-  if (item === null || item === undefined || (typeof item === 'object' && !(item instanceof Date))) return null;
-  const value = text(item).trim();
-  if (isNumberText(wanted) && (typeof item === 'number' || isNumberText(value))) return Math.sign(Number(value) - Number(wanted));
-  return compareDates(value, wanted);
 }
 
 /** How `item` compares to the literal `wanted`: -1, 0, 1, or null when they cannot be compared. */

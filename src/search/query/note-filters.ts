@@ -130,19 +130,29 @@ export function ordersByValue(value: string): boolean {
   return isNumberText(value) || isDateAtSomePrecision(value) || startsWithDate(value);
 }
 
+/**
+ * How a property value `item` orders against `wanted`, a number or a date ({@link ordersByValue}):
+ * numbers numerically (a number written as text too), dates at the precision of the less precise
+ * side (compareDates: a date-time on a date's day is that date). Search's `[prop:>5]` and
+ * query_notes' order tests both use it.
+ * @returns -1, 0 or 1; null when `item` is neither (text such as `abc`, a list, a number against a date), which orders nothing.
+ */
+export function orderAgainst(item: unknown, wanted: string): number | null {
+  if (item === null || item === undefined) return null;
+  const text = valueText(item);
+  if (NUMBER.test(wanted) && (typeof item === 'number' || NUMBER.test(text))) return Math.sign(Number(text) - Number(wanted));
+  return compareDates(text, wanted);
+}
+
+/** A property value as text for comparing: a Date as ISO, anything else stringified and trimmed. */
+function valueText(item: unknown): string {
+  return item instanceof Date ? item.toISOString() : stringify(item).trim();
+}
+
 function compareItem(item: unknown, cmp: string, wanted: string): boolean {
   if (item === null || item === undefined) return false;
-  const text = item instanceof Date ? item.toISOString() : stringify(item).trim();
-  let order: number | null = null;
-  if (NUMBER.test(wanted) && (typeof item === 'number' || NUMBER.test(text))) {
-    order = Math.sign(Number(text) - Number(wanted));
-  } else if (compareDates(text, wanted) !== null) {
-    // At the precision of the less precise side, as query_notes compares: a date-time on a date's day is that date.
-    order = compareDates(text, wanted);
-  } else if (cmp === '=') {
-    return text.toLowerCase() === wanted.toLowerCase();
-  }
-  if (order === null) return false;
+  const order = orderAgainst(item, wanted);
+  if (order === null) return cmp === '=' && valueText(item).toLowerCase() === wanted.toLowerCase();
   switch (cmp) {
     case '>':
       return order > 0;

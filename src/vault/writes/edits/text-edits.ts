@@ -495,10 +495,18 @@ const FOOTNOTE = /^ {0,3}\[\^[^\]\s]+\]:/;
 
 /** The block (the run of non-blank lines) `text` ends with, first line first; [] when it ends in a blank line or is empty. */
 function blockEndingAt(text: string): string[] {
-  const lines = text.replace(/\r?\n$/, '').split(/\r?\n/);
+  // Read back from the end, line by line: a note of megabytes is not split whole for each append.
   const block: string[] = [];
-  for (let i = lines.length - 1; i >= 0 && lines[i].trim() !== ''; i--) block.unshift(lines[i]);
-  return text === '' ? [] : block;
+  let end = text.endsWith('\n') ? text.length - 1 : text.length;
+  for (;;) {
+    const start = end === 0 ? 0 : text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end).replace(/\r$/, '');
+    if (line.trim() === '') break;
+    block.unshift(line);
+    if (start === 0) break;
+    end = start - 1;
+  }
+  return block;
 }
 
 /**
